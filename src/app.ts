@@ -1,0 +1,73 @@
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { AppError, installErrorHandlers } from './errors.ts';
+import { registerApiDocs } from './http/api-docs.ts';
+import { createFastify } from './http/create-fastify.ts';
+import { configRoutes } from './http/routes/config.ts';
+import { sessionRoutes } from './http/routes/session.ts';
+import { systemRoutes } from './http/routes/system.ts';
+import { logStreamRoutes } from './realtime/log-stream.ts';
+import type { Services } from './services.ts';
+import { isLoopbackAddress } from './trust.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `hello`: a socket route that authenticates with the hello handshake instead of headers. */
+    trust?: 'hello';
+  }
+}
+
+export type App = FastifyInstance;
+
+export interface BuildOptions {
+  https?: { cert: Buffer; key: Buffer };
+}
+
+const CONTENT_SECURITY_POLICY = {
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    mediaSrc: ["'self'", 'data:', 'blob:'],
+    connectSrc: ["'self'", 'ws:', 'wss:', 'data:', 'blob:'],
+    workerSrc: ["'self'", 'blob:'],
+    objectSrc: ["'none'"],
+    frameAncestors: ["'self'"],
+  },
+};
+
+/** The web app of port 8001 (and of the HTTPS port). Never listens; main and tests decide that. */
+export async function buildApp(services: Services, options: BuildOptions = {}): Promise<App> {
+  const { config, trust } = services;
+  const app = createFastify(services, options.https ? 'https' : 'web', options.https);
+  installErrorHandlers(app);
+
+  await app.register(helmet, { contentSecurityPolicy: CONTENT_SECURITY_POLICY, hsts: Boolean(options.https) });
+  await app.register(rateLimit, {
+    global: true,
+    max: () => config.get('APP_RATE_LIMIT_PER_MINUTE'),
+    timeWindow: 60_000,
+    // The person at the machine and local tools are never throttled; remote clients are.
+    allowList: (request) => isLoopbackAddress(request.ip),
+    errorResponseBuilder: (_request, context) =>
+      new AppError(429, 'rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+  await app.register(multipart, { limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES'), files: 1, fields: 20 } });
+  await app.register(websocket, { options: { maxPayload: 1_048_576 } });
+  await registerApiDocs(app, services);
+
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.trust === 'hello') return;
+    if (request.url.startsWith('/api/') || request.url === '/api') trust.assertTrusted(request);
+  });
+
+  await app.register(sessionRoutes, { services });
+  await app.register(systemRoutes, { services });
+  await app.register(configRoutes, { services });
+  if (config.get('WEB_DEBUG')) await app.register(logStreamRoutes, { services });
+  return app;
+}

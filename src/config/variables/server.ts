@@ -1,0 +1,51 @@
+import { choice, file, flag, integer, list, text } from '../define.ts';
+
+const server = { group: 'server', restart: true } as const;
+
+export const serverVariables = {
+  APP_WEBUI_HOST: text('127.0.0.1', { ...server, description: 'Address the web app listens on (0.0.0.0 for every interface).' }),
+  APP_WEBUI_HTTP_PORT: integer(8001, { ...server, min: 0, max: 65535, description: 'HTTP port of the web app; 0 picks any free port.' }),
+  APP_WEBUI_HTTPS_PORT: integer(8000, { ...server, min: 0, max: 65535, description: 'HTTPS port, used only when both TLS files are set.' }),
+  APP_WEBUI_TLS_CERT: file({ ...server, description: 'PEM certificate file for the HTTPS listener.' }),
+  APP_WEBUI_TLS_KEY: file({ ...server, description: 'PEM private key file for the HTTPS listener.' }),
+  APP_API_KEY: text('', { group: 'server', description: 'Shared secret that trusts a non-loopback client (Bearer or X-API-Key).' }),
+  APP_TRUST_LOOPBACK: flag(true, { group: 'server', description: 'Trust loopback clients without a key; false behind a reverse proxy.' }),
+  APP_RATE_LIMIT_PER_MINUTE: integer(600, { group: 'server', min: 1, description: 'Requests per minute allowed to one non-loopback client on the HTTP API.' }),
+  APP_BODY_LIMIT_BYTES: integer(1_048_576, { ...server, min: 1024, description: 'Largest JSON request body accepted.' }),
+  APP_UPLOAD_MAX_BYTES: integer(52_428_800, { group: 'server', min: 1, description: 'Largest file accepted by upload endpoints.' }),
+  LOGGING_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], 'info', { group: 'server', description: 'Log level.' }),
+  WEB_DEBUG: flag(false, { ...server, description: 'Value 1 enables the WS /logs debug stream.' }),
+} as const;
+
+export const databaseVariables = {
+  DATABASE_URL: text('sqlite:backups/anima.sqlite', {
+    group: 'database',
+    restart: true,
+    environmentOnly: true,
+    description: 'sqlite:<path> or mysql://user:password@host:port/database.',
+  }),
+} as const;
+
+export const storageVariables = {
+  SKINS_DIR: text('skins', { group: 'storage', restart: true, description: 'Folder of avatar skins.' }),
+  BACKUPS_DIR: text('backups', { group: 'storage', restart: true, description: 'Folder of runtime data: session id, archives, database backups.' }),
+} as const;
+
+export const historyVariables = {
+  CHAT_HISTORY: integer(10, { group: 'history', min: 1, description: 'Messages kept per conversation (alias CHAT_HISTORY_LIMIT).' }),
+  MULTI_SESSION: flag(false, { group: 'history', restart: true, description: 'Experimental: one web session per socket, nothing kept across restarts.' }),
+} as const;
+
+export const attentionVariables = {
+  TRAINER_IDS: list('', { group: 'attention', description: 'Operators, as <interface_id>:<user_id>, comma-separated.' }),
+  CHAT_SLEEP_COMMANDS: list('', { group: 'attention', description: 'Phrases that put a chat to sleep, comma-separated.' }),
+  CHAT_WAKE_COMMANDS: list('', { group: 'attention', description: 'Phrases that wake a chat, comma-separated.' }),
+} as const;
+
+export const systemVariables = {
+  PROMPT_OVERRIDE: text('', { group: 'system', description: 'Text that replaces the persona prompt; empty keeps the persona.' }),
+  PERSONA_LOCATION: text('', { group: 'system', description: 'Where the persona lives (weather and time plugins).' }),
+  LOGCHAT_INTERFACE_PATH: text('', { group: 'system', description: 'Conversation that receives warnings and errors; empty disables logchat.' }),
+  LOGCHAT_LEVEL: choice(['error', 'warn', 'info'], 'warn', { group: 'system', description: 'Lowest level forwarded to the logchat.' }),
+  STREAMER_URL: text('', { group: 'system', description: 'Base URL of the remote-streaming adapter; empty disables it.' }),
+} as const;

@@ -1,0 +1,71 @@
+import { decimal, flag, integer, text } from '../define.ts';
+
+export const avatarVariables = {
+  ACTIVE_SKIN: text('default', { group: 'avatar', description: 'Skin folder the avatar uses; the fallback skin is always default.' }),
+  COMPANION_PROMOTE_ENABLED: flag(false, { group: 'avatar', description: 'Value 1 allows promoting temporary uploads into a skin.' }),
+  COMPANION_UPLOAD_TTL_DAYS: integer(7, { group: 'avatar', min: 1, description: 'Days a temporary animation upload is kept.' }),
+  COMPANION_UPLOAD_CLEANUP_INTERVAL_S: integer(3600, { group: 'avatar', min: 1, description: 'Seconds between sweeps of expired uploads.' }),
+} as const;
+
+export const cortexVariables = {
+  CORTEX_ENGINE: text('', { group: 'cortex', description: 'Active language-model engine at start (openai, manual); empty answers with a notice.' }),
+  OPENAI_BASE_URL: text('https://api.openai.com/v1', { group: 'cortex', description: 'Chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).' }),
+  OPENAI_API_KEY: text('', { group: 'cortex', description: 'API key for OPENAI_BASE_URL.' }),
+  OPENAI_MODEL: text('gpt-4o-mini', { group: 'cortex', description: 'Model name sent to OPENAI_BASE_URL.' }),
+} as const;
+
+const compat = { group: 'compat' } as const;
+
+export const compatVariables = {
+  COMPAT_HOST: text('127.0.0.1', { ...compat, restart: true, description: 'Address of the Ollama-compatible listener.' }),
+  COMPAT_API_SERVER_PORT: integer(11435, { ...compat, restart: true, min: 0, max: 65535, description: 'Port of the Ollama-compatible listener; 0 picks any free port.' }),
+  COMPAT_DEFAULT_MODEL: text('anima:latest', { ...compat, description: 'Model name reported when the client names none.' }),
+  COMPAT_DEFAULT_MODEL_DISPLAY: text('Anima', { ...compat, description: 'Friendly label in the model list.' }),
+  COMPAT_MAX_HISTORY: integer(20, { ...compat, min: 0, description: 'Conversation turns kept between requests.' }),
+  COMPAT_STREAM_TIMEOUT: decimal(10, { ...compat, min: 0, description: 'Seconds to wait between streamed chunks.' }),
+  COMPAT_COMPLETION_TIMEOUT: decimal(0, { ...compat, min: 0, description: 'Deadline in seconds for a whole answer; 0 disables.' }),
+} as const;
+
+const radio = { group: 'radio' } as const;
+
+export const radioVariables = {
+  RADIO_HOST_ENABLED: flag(false, { ...radio, description: 'Master switch of the radio host.' }),
+  STATION_BASE_URL: text('', { ...radio, description: 'Base URL of the radio station server.' }),
+  STATION_API_KEY: text('', { ...radio, description: 'Station API key with broadcasting permission.' }),
+  STATION_ID: text('', { ...radio, description: 'Station short name.' }),
+  RADIO_HOST_LANGUAGE: text('English', { ...radio, description: 'Language of the DJ comments.' }),
+  RADIO_HOST_POLL_INTERVAL_S: integer(15, { ...radio, min: 1, description: 'Seconds between station polls.' }),
+  RADIO_HOST_INTERMISSION: integer(1, { ...radio, min: 1, description: 'Songs played before the host speaks (1 = every song).' }),
+  RADIO_HOST_LISTENER_HISTORY: integer(5, { ...radio, min: 0, description: 'Recent listener messages included in the prompt.' }),
+  RADIO_HOST_VOX_ENGINE: text('', { ...radio, description: 'Optional TTS engine for banter; blank uses the active Vox engine.' }),
+  RADIO_HOST_GAIN_DB: decimal(4, { ...radio, description: 'Volume boost in dB applied to banter audio.' }),
+  RADIO_HOST_NEXT_SONG_ANNOUNCEMENT: flag(false, { ...radio, description: 'Experimental: also announce the next song.' }),
+  STATION_STREAMER_USERNAME: text('anima', { ...radio, description: 'Web-broadcaster streamer account user name.' }),
+  STATION_STREAMER_PASSWORD: text('anima-dj', { ...radio, description: 'Web-broadcaster streamer account password.' }),
+} as const;
+
+const platforms = { group: 'platforms' } as const;
+
+/** Credentials of the chat-platform interfaces; each interface declares which of these it requires. */
+export const platformVariables = {
+  TELEGRAM_BOT_TOKEN: text('', { ...platforms, description: 'Bot token of the Telegram interface.' }),
+  TELEGRAM_TRAINER_ID: text('', { ...platforms, description: 'Operator user id of the Telegram interface.' }),
+  DISCORD_BOT_TOKEN: text('', { ...platforms, description: 'Bot token of the Discord interface.' }),
+  FLUXER_BOT_TOKEN: text('', { ...platforms, description: 'Token of the Fluxer interface (the "Bot " prefix is added when missing).' }),
+  FLUXER_API_BASE_URL: text('', { ...platforms, description: 'Override of the Fluxer REST base URL.' }),
+  FLUXER_GATEWAY_URL: text('', { ...platforms, description: 'Override of the Fluxer gateway URL.' }),
+  FLUXER_API_VERSION: text('', { ...platforms, description: 'Override of the Fluxer API version.' }),
+  MATRIX_HOMESERVER: text('https://matrix.org', { ...platforms, description: 'Matrix homeserver URL.' }),
+  MATRIX_USER_ID: text('', { ...platforms, description: 'Matrix user id of the bridge.' }),
+  MATRIX_PASSWORD: text('', { ...platforms, description: 'Matrix password (or MATRIX_ACCESS_TOKEN).' }),
+  MATRIX_ACCESS_TOKEN: text('', { ...platforms, description: 'Matrix access token (or MATRIX_PASSWORD).' }),
+  REDDIT_CLIENT_ID: text('', { ...platforms, description: 'Reddit client id.' }),
+  REDDIT_CLIENT_SECRET: text('', { ...platforms, description: 'Reddit client secret.' }),
+  REDDIT_USERNAME: text('', { ...platforms, description: 'Reddit user name.' }),
+  REDDIT_PASSWORD: text('', { ...platforms, description: 'Reddit password.' }),
+  REDDIT_USER_AGENT: text('', { ...platforms, description: 'Reddit user agent.' }),
+  TELEGRAM_API_ID: text('', { ...platforms, description: 'Telegram user-account API id.' }),
+  TELEGRAM_API_HASH: text('', { ...platforms, description: 'Telegram user-account API hash.' }),
+  TELEGRAM_SESSION: text('', { ...platforms, description: 'Telegram user-account session string.' }),
+  X_USERNAME: text('', { ...platforms, description: 'User name of the micro-blogging client.' }),
+} as const;

@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import type { DialectName } from '../schema.ts';
+import { configEntries } from './0001-config-entries.ts';
+import { activityLog } from './0002-activity-log.ts';
+
+/** Append-only: a released migration is never edited; a change is a new entry with the next number. */
+export const migrationFactories: Record<string, (dialect: DialectName) => Migration> = {
+  '0001-config-entries': configEntries,
+  '0002-activity-log': activityLog,
+};

@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { OverrideStore } from '../../config/store.ts';
+import type { Database, DialectName } from '../schema.ts';
+
+/** The configuration entries saved through the API, as the config store's highest layer. */
+export class ConfigEntriesRepository implements OverrideStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
+
+  async load(): Promise<Record<string, string>> {
+    const rows = await this.db.selectFrom('config_entries').select(['name', 'value']).execute();
+    return Object.fromEntries(rows.map((row) => [row.name, row.value]));
+  }
+
+  async save(name: string, value: string): Promise<void> {
+    const row = { name, value, updated_at: new Date().toISOString() };
+    const insert = this.db.insertInto('config_entries').values(row);
+    const update = { value: row.value, updated_at: row.updated_at };
+    await (this.dialect === 'mysql'
+      ? insert.onDuplicateKeyUpdate(update)
+      : insert.onConflict((conflict) => conflict.column('name').doUpdateSet(update))
+    ).execute();
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.db.deleteFrom('config_entries').where('name', '=', name).execute();
+  }
+}

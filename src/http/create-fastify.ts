@@ -1,0 +1,20 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Services } from '../services.ts';
+
+/**
+ * A Fastify instance with what both listeners share: the process logger, the body limit, zod schemas,
+ * and no per-request info lines (errors are still logged). HTTPS and HTTP share one instance type here;
+ * nothing above depends on the raw server's class.
+ */
+export function createFastify(services: Services, listener: string, https?: { cert: Buffer; key: Buffer }): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: services.logger.child({ listener }) as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: services.config.get('APP_BODY_LIMIT_BYTES'),
+    ...(https ? { https } : {}),
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  return app;
+}

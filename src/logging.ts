@@ -1,0 +1,42 @@
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export type { Logger };
+
+/** Fans every log line out to live subscribers (the WS /logs stream). */
+export class LogTap {
+  private readonly subscribers = new Set<(line: string) => void>();
+
+  subscribe(listener: (line: string) => void): () => void {
+    this.subscribers.add(listener);
+    return () => this.subscribers.delete(listener);
+  }
+
+  write(line: string): void {
+    for (const listener of this.subscribers) listener(line);
+  }
+}
+
+export interface LoggerOptions {
+  level: string;
+  /** Human-readable output; defaults to whether stdout is a terminal. */
+  pretty?: boolean;
+  destination?: NodeJS.WritableStream;
+}
+
+/** One pino logger for the process: pretty in a terminal, JSON otherwise, and always into the tap. */
+export function createLogger(options: LoggerOptions): { logger: Logger; tap: LogTap } {
+  const tap = new LogTap();
+  const usePretty = options.pretty ?? process.stdout.isTTY === true;
+  const destination = options.destination ?? process.stdout;
+  const output = usePretty ? pretty({ colorize: true, destination }) : destination;
+  // Each stream takes every level; the logger's own level decides what is written.
+  const logger = pino(
+    { level: options.level, base: { pid: process.pid } },
+    pino.multistream([
+      { level: 'trace', stream: output },
+      { level: 'trace', stream: tap },
+    ]),
+  );
+  return { logger, tap };
+}

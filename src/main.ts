@@ -1,0 +1,160 @@
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { buildCompatApp } from './compat/app.ts';
+import { loadConfig } from './config/load.ts';
+import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
+import { createLogger, type LogTap, type Logger } from './logging.ts';
+import { createServices, type Lifecycle, type Services } from './services.ts';
+import { isLoopbackAddress } from './trust.ts';
+
+export interface RunningAnima {
+  services: Services;
+  close(): Promise<void>;
+}
+
+function urlOf(scheme: 'http' | 'https', host: string, port: number): string {
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `${scheme}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`;
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<number> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new Error(`${what} port ${port} on ${host} is in use: stop the other process or choose another port`, { cause: error });
+    }
+    throw error;
+  }
+  return (app.server.address() as AddressInfo).port;
+}
+
+function tlsFiles(config: ConfigStore, cwd: string, log: Logger): { cert: Buffer; key: Buffer } | undefined {
+  const cert = config.get('APP_WEBUI_TLS_CERT');
+  const key = config.get('APP_WEBUI_TLS_KEY');
+  if (cert === '' || key === '') return undefined;
+  const [certPath, keyPath] = [resolve(cwd, cert), resolve(cwd, key)];
+  if (!existsSync(certPath) || !existsSync(keyPath)) {
+    log.warn({ cert: certPath, key: keyPath }, 'HTTPS disabled: APP_WEBUI_TLS_CERT or APP_WEBUI_TLS_KEY names a missing file');
+    return undefined;
+  }
+  return { cert: readFileSync(certPath), key: readFileSync(keyPath) };
+}
+
+/** Builds the services and both apps, and listens. Closing reverses it: listeners first, database last. */
+export async function startAnima(options: { config: ConfigStore; logger: Logger; logTap: LogTap; lifecycle: Lifecycle; cwd?: string }): Promise<RunningAnima> {
+  const { config, logger } = options;
+  const services = await createServices(options);
+  const apps: FastifyInstance[] = [];
+  const close = async () => {
+    for (const app of apps.reverse()) await app.close();
+    await services.database.close();
+  };
+  try {
+    const webHost = config.get('APP_WEBUI_HOST');
+    const web = await buildApp(services);
+    apps.push(web);
+    services.runtime.ports.http = await listen(web, webHost, config.get('APP_WEBUI_HTTP_PORT'), 'Web');
+
+    const tls = tlsFiles(config, services.paths.cwd, logger);
+    if (tls) {
+      const secure = await buildApp(services, { https: tls });
+      apps.push(secure);
+      services.runtime.ports.https = await listen(secure, webHost, config.get('APP_WEBUI_HTTPS_PORT'), 'HTTPS');
+    }
+
+    const compatHost = config.get('COMPAT_HOST');
+    const compat = await buildCompatApp(services);
+    apps.push(compat);
+    services.runtime.ports.compat = await listen(compat, compatHost, config.get('COMPAT_API_SERVER_PORT'), 'Compatibility');
+
+    const { ports } = services.runtime;
+    const webUrl = urlOf('http', webHost, ports.http ?? 0);
+    const compatUrl = urlOf('http', compatHost, ports.compat ?? 0);
+    const httpsUrl = ports.https === null ? undefined : urlOf('https', webHost, ports.https);
+    logger.info(
+      { web: webUrl, https: httpsUrl, compat: compatUrl, database: services.database.dialect },
+      `Anima is running: web UI ${webUrl}${httpsUrl ? ` (HTTPS ${httpsUrl})` : ''}, Ollama-compatible API ${compatUrl}`,
+    );
+    const exposed = [webHost, compatHost].filter((host) => !isLoopbackAddress(host) && host !== 'localhost');
+    if (exposed.length > 0 && config.get('APP_API_KEY') === '') {
+      logger.warn({ hosts: exposed }, 'Listening on a non-loopback address without APP_API_KEY: only loopback clients are trusted');
+    }
+    return { services, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The command line: start, restart in place on request, close gracefully on SIGINT/SIGTERM. */
+async function runCli(): Promise<void> {
+  let config: ConfigStore;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof InvalidConfigurationError)) throw error;
+    process.stderr.write(`${error.message}\nFix the values in .env or the environment (see .env.example).\n`);
+    process.exit(1);
+  }
+  const { logger, tap } = createLogger({ level: config.get('LOGGING_LEVEL') });
+  config.on('change', ({ key, value }) => {
+    if (key === 'LOGGING_LEVEL') logger.level = String(value);
+  });
+
+  let running: RunningAnima | undefined;
+  let transition: Promise<void> = Promise.resolve();
+  const lifecycle: Lifecycle = {
+    requestRestart: () => {
+      transition = transition.then(async () => {
+        logger.info('restarting in place');
+        await running?.close();
+        const fresh = loadConfig();
+        running = await startAnima({ config: fresh, logger, logTap: tap, lifecycle });
+      });
+      transition.catch((error: unknown) => {
+        logger.fatal({ err: error }, 'restart failed');
+        process.exit(1);
+      });
+    },
+  };
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    void transition
+      .then(() => running?.close())
+      .then(() => {
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  try {
+    running = await startAnima({ config, logger, logTap: tap, lifecycle });
+  } catch (error) {
+    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+    logger.flush();
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  await runCli();
+}

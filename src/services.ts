@@ -1,0 +1,90 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ConfigStore } from './config/store.ts';
+import { openDatabase, type DatabaseHandle } from './db/dialect.ts';
+import { ActivityLogRepository } from './db/repositories/activity-log.ts';
+import { ConfigEntriesRepository } from './db/repositories/config-entries.ts';
+import type { LogTap, Logger } from './logging.ts';
+import { HELLO_TIMEOUT_MS, SessionTokens, SocketGate, TrustPolicy } from './trust.ts';
+
+export interface ListeningPorts {
+  http: number | null;
+  https: number | null;
+  compat: number | null;
+}
+
+/** Facts about this run of the process, filled in by main as listeners come up. */
+export interface RuntimeInfo {
+  version: string;
+  startedAt: Date;
+  ports: ListeningPorts;
+}
+
+/** What the process does on `POST /api/system/restart`; main restarts in place. */
+export interface Lifecycle {
+  requestRestart(): void;
+}
+
+export interface Paths {
+  cwd: string;
+  backups: string;
+  skins: string;
+}
+
+/** The process-wide singletons every route and component receives. */
+export interface Services {
+  config: ConfigStore;
+  database: DatabaseHandle;
+  logger: Logger;
+  logTap: LogTap;
+  trust: TrustPolicy;
+  gate: SocketGate;
+  activity: ActivityLogRepository;
+  runtime: RuntimeInfo;
+  lifecycle: Lifecycle;
+  paths: Paths;
+}
+
+export interface ServiceOptions {
+  config: ConfigStore;
+  logger: Logger;
+  logTap: LogTap;
+  lifecycle: Lifecycle;
+  cwd?: string;
+  /** Overrides DATABASE_URL (tests use fresh databases). */
+  databaseUrl?: string;
+  helloTimeoutMs?: number;
+}
+
+export const packageVersion: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Opens the database, layers the saved configuration on top, and wires the shared services. */
+export async function createServices(options: ServiceOptions): Promise<Services> {
+  const { config, logger } = options;
+  const cwd = options.cwd ?? process.cwd();
+  const database = await openDatabase(options.databaseUrl ?? config.get('DATABASE_URL'), cwd);
+  const skipped = await config.attachOverrides(new ConfigEntriesRepository(database.db, database.dialect));
+  for (const entry of skipped) logger.warn({ key: entry.key, issues: entry.issues }, 'ignoring a saved configuration entry that is no longer valid');
+  const trust = new TrustPolicy(
+    { apiKey: () => config.get('APP_API_KEY'), trustLoopback: () => config.get('APP_TRUST_LOOPBACK') },
+    new SessionTokens(),
+  );
+  return {
+    config,
+    database,
+    logger,
+    logTap: options.logTap,
+    trust,
+    gate: new SocketGate(trust, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS),
+    activity: new ActivityLogRepository(database.db),
+    runtime: { version: packageVersion, startedAt: new Date(), ports: { http: null, https: null, compat: null } },
+    lifecycle: options.lifecycle,
+    paths: {
+      cwd,
+      backups: resolve(cwd, config.get('BACKUPS_DIR')),
+      skins: resolve(cwd, config.get('SKINS_DIR')),
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'mysql2/promise';
+import { describe } from 'vitest';
+import type { DialectName } from '../../src/db/schema.ts';
+
+/** A fresh, empty database of one dialect; `drop` removes it. */
+export interface TestDatabase {
+  dialect: DialectName;
+  url: string;
+  drop(): Promise<void>;
+}
+
+const mysqlUrl = process.env.MYSQL_TEST_URL;
+const mysqlRequired = process.env.ANIMA_REQUIRE_MYSQL === '1';
+
+if (!mysqlUrl && mysqlRequired) {
+  throw new Error('ANIMA_REQUIRE_MYSQL=1 but MYSQL_TEST_URL is unset: the MariaDB suite must run here');
+}
+
+async function freshMysqlDatabase(base: string): Promise<TestDatabase> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const admin = async (statement: string) => {
+    const connection = await createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username || 'root'), password: decodeURIComponent(url.password) });
+    try {
+      await connection.query(statement);
+    } finally {
+      await connection.end();
+    }
+  };
+  await admin(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  return { dialect: 'mysql', url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS \`${name}\``) };
+}
+
+/** A fresh database: SQLite in memory, or a new `test_<random>` database on MYSQL_TEST_URL. */
+export async function freshDatabase(dialect: DialectName): Promise<TestDatabase> {
+  if (dialect === 'sqlite') return { dialect, url: 'sqlite::memory:', drop: async () => {} };
+  if (!mysqlUrl) throw new Error('MYSQL_TEST_URL is unset');
+  return freshMysqlDatabase(mysqlUrl);
+}
+
+/**
+ * Runs one contract suite on SQLite always and on MariaDB whenever MYSQL_TEST_URL is set (CI sets it
+ * and ANIMA_REQUIRE_MYSQL=1, which turns a missing MariaDB into a failure).
+ */
+export function describeEachDialect(title: string, suite: (dialect: DialectName) => void): void {
+  describe(`${title} [sqlite]`, () => suite('sqlite'));
+  const mysqlDescribe = mysqlUrl ? describe : describe.skip;
+  mysqlDescribe(`${title} [mysql]`, () => suite('mysql'));
+}

@@ -1,0 +1,49 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigStore } from '../../src/config/store.ts';
+import { createLogger } from '../../src/logging.ts';
+import { createServices, type Services } from '../../src/services.ts';
+
+export interface TestServices {
+  services: Services;
+  /** How many restarts were requested through the lifecycle. */
+  restarts: () => number;
+  cwd: string;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  environment?: Record<string, string>;
+  envFile?: Record<string, string>;
+  /** Defaults to a fresh in-memory SQLite database. */
+  databaseUrl?: string;
+  helloTimeoutMs?: number;
+  logLevel?: string;
+}
+
+/** Real services over a fresh database and a temporary working directory, closed by `close()`. */
+export async function createTestServices(options: TestServiceOptions = {}): Promise<TestServices> {
+  const cwd = await mkdtemp(join(tmpdir(), 'anima-test-'));
+  const config = ConfigStore.fromSources({ envFile: options.envFile ?? {}, environment: options.environment ?? {} });
+  const { logger, tap } = createLogger({ level: options.logLevel ?? 'silent', pretty: false });
+  let restarts = 0;
+  const services = await createServices({
+    config,
+    logger,
+    logTap: tap,
+    cwd,
+    databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
+    lifecycle: { requestRestart: () => void (restarts += 1) },
+    ...(options.helloTimeoutMs === undefined ? {} : { helloTimeoutMs: options.helloTimeoutMs }),
+  });
+  return {
+    services,
+    restarts: () => restarts,
+    cwd,
+    close: async () => {
+      await services.database.close();
+      await rm(cwd, { recursive: true, force: true });
+    },
+  };
+}
