@@ -8,7 +8,7 @@ import { buildCompatApp } from './compat/app.ts';
 import { loadConfig } from './config/load.ts';
 import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
 import { createLogger, type LogTap, type Logger } from './logging.ts';
-import { createServices, type Lifecycle, type Services } from './services.ts';
+import { closeServices, createServices, type Lifecycle, type Services } from './services.ts';
 import { isLoopbackAddress } from './trust.ts';
 
 export interface RunningAnima {
@@ -52,7 +52,7 @@ export async function startAnima(options: { config: ConfigStore; logger: Logger;
   const apps: FastifyInstance[] = [];
   const close = async () => {
     for (const app of apps.reverse()) await app.close();
-    await services.database.close();
+    await closeServices(services);
   };
   try {
     const webHost = config.get('APP_WEBUI_HOST');

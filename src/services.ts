@@ -43,6 +43,8 @@ export interface Services {
   runtime: RuntimeInfo;
   lifecycle: Lifecycle;
   paths: Paths;
+  /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
+  disposers: Array<() => Promise<void> | void>;
 }
 
 export interface ServiceOptions {
@@ -86,5 +88,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       backups: resolve(cwd, config.get('BACKUPS_DIR')),
       skins: resolve(cwd, config.get('SKINS_DIR')),
     },
+    disposers: [],
   };
+}
+
+/** Stops every service in reverse order of creation, then closes the database. */
+export async function closeServices(services: Services): Promise<void> {
+  for (const dispose of services.disposers.reverse()) await dispose();
+  await services.database.close();
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
-import { createServices, type Services } from '../../src/services.ts';
+import { closeServices, createServices, type Services } from '../../src/services.ts';
 
 export interface TestServices {
   services: Services;
@@ -42,7 +42,7 @@ export async function createTestServices(options: TestServiceOptions = {}): Prom
     restarts: () => restarts,
     cwd,
     close: async () => {
-      await services.database.close();
+      await closeServices(services);
       await rm(cwd, { recursive: true, force: true });
     },
   };
