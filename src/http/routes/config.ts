@@ -65,7 +65,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   app.post('/api/config/:key/upload', { schema: { summary: 'Upload the file of a file variable (multipart field "file")', params: KeyParams } }, async (request, reply) => {
     const key = fileVariable(request.params.key);
     if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Expected multipart/form-data with a "file" field');
-    const upload = await request.file();
+    const upload = await request.file({ limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES') } });
     if (!upload) throw badRequest('Missing the "file" field');
     try {
       const stored = await storeConfigFile(upload, key, services.paths);

@@ -1,0 +1,52 @@
+import WebSocket from 'ws';
+
+export interface OpenedSocket {
+  socket: WebSocket;
+  /** Every text message received so far, parsed when JSON. */
+  messages: unknown[];
+  /** Resolves with the close code once the server closes the socket. */
+  closed: Promise<number>;
+  /** Resolves with the first message matching `predicate` (including ones already received). */
+  next(predicate?: (message: unknown) => boolean, timeoutMs?: number): Promise<unknown>;
+}
+
+/** Opens a real WebSocket and records everything from the first frame on (listeners attached before open). */
+export async function openSocket(url: string, headers: Record<string, string> = {}): Promise<OpenedSocket> {
+  const socket = new WebSocket(url, { headers });
+  const messages: unknown[] = [];
+  const waiters: Array<{ predicate: (message: unknown) => boolean; resolve: (message: unknown) => void }> = [];
+  socket.on('message', (data: WebSocket.RawData) => {
+    const text = data.toString();
+    let message: unknown = text;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      // Not JSON: keep the text.
+    }
+    messages.push(message);
+    for (const waiter of [...waiters]) {
+      if (waiter.predicate(message)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(message);
+      }
+    }
+  });
+  const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    messages,
+    closed,
+    next(predicate = () => true, timeoutMs = 5000) {
+      const found = messages.find(predicate);
+      if (found !== undefined) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no matching message in time')), timeoutMs);
+        waiters.push({ predicate, resolve: (message) => (clearTimeout(timer), resolve(message)) });
+      });
+    },
+  };
+}

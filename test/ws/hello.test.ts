@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.ts';
+import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+
+describe('WebSocket hello handshake (WS /logs)', () => {
+  let harness: TestServices;
+  let app: App;
+  let sockets: OpenedSocket[] = [];
+  let base = '';
+
+  async function start(environment: Record<string, string> = {}) {
+    harness = await createTestServices({ environment: { WEB_DEBUG: '1', ...environment }, helloTimeoutMs: 300, logLevel: 'info' });
+    app = await buildApp(harness.services);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  }
+
+  async function connect(path = '/logs', headers: Record<string, string> = {}) {
+    const opened = await openSocket(`${base}${path}`, headers);
+    sockets.push(opened);
+    return opened;
+  }
+
+  afterEach(async () => {
+    for (const { socket } of sockets) socket.terminate();
+    sockets = [];
+    await app?.close();
+    await harness?.close();
+  });
+
+  it('admits a loopback client whose hello has no token, then streams log lines', async () => {
+    await start();
+    const client = await connect();
+    client.socket.send(JSON.stringify({ type: 'hello', has_assets: [] }));
+    await client.next((message) => (message as { type?: string }).type === 'ready');
+    harness.services.logger.info({ marker: 'visible-line' }, 'hello from the test');
+    const line = (await client.next((message) => (message as { marker?: string }).marker === 'visible-line')) as { msg: string };
+    expect(line.msg).toBe('hello from the test');
+    expect(harness.services.gate.openCount()).toBe(1);
+  });
+
+  it('sends nothing before the hello', async () => {
+    await start();
+    const client = await connect();
+    harness.services.logger.info('a line nobody may see yet');
+    await delay(150);
+    expect(client.messages).toEqual([]);
+  });
+
+  it('closes with 4401 when no hello arrives in time', async () => {
+    await start();
+    const client = await connect();
+    expect(await client.closed).toBe(4401);
+    expect(client.messages).toEqual([]);
+  });
+
+  it('closes with 4401 when the first message is not a hello', async () => {
+    await start();
+    const client = await connect();
+    client.socket.send('{"type":"chat","text":"hi"}');
+    expect(await client.closed).toBe(4401);
+  });
+
+  it('closes with 4401 for an unknown token, even from loopback', async () => {
+    await start();
+    const client = await connect();
+    client.socket.send(JSON.stringify({ type: 'hello', token: 'forged' }));
+    expect(await client.closed).toBe(4401);
+  });
+
+  it('requires a token from loopback when APP_TRUST_LOOPBACK is false, and accepts a session token or the key', async () => {
+    await start({ APP_TRUST_LOOPBACK: 'false', APP_API_KEY: 'k3y' });
+    const bare = await connect();
+    bare.socket.send(JSON.stringify({ type: 'hello' }));
+    expect(await bare.closed).toBe(4401);
+
+    const { token } = harness.services.trust.tokens.issue();
+    const withToken = await connect();
+    withToken.socket.send(JSON.stringify({ type: 'hello', token }));
+    await withToken.next((message) => (message as { type?: string }).type === 'ready');
+
+    const withKey = await connect();
+    withKey.socket.send(JSON.stringify({ type: 'hello', token: 'k3y' }));
+    await withKey.next((message) => (message as { type?: string }).type === 'ready');
+
+    const keyHeader = await connect('/logs', { 'x-api-key': 'k3y' });
+    keyHeader.socket.send(JSON.stringify({ type: 'hello' }));
+    await keyHeader.next((message) => (message as { type?: string }).type === 'ready');
+    expect(harness.services.gate.openCount()).toBe(3);
+  });
+
+  it('does not exist unless WEB_DEBUG is 1', async () => {
+    await start({ WEB_DEBUG: '0' });
+    await expect(openSocket(`${base}/logs`)).rejects.toThrow(/404/);
+  });
+});
