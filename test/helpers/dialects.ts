@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import { describe } from 'vitest';
 import type { DialectName } from '../../src/db/schema.ts';
@@ -33,9 +36,15 @@ async function freshMysqlDatabase(base: string): Promise<TestDatabase> {
   return { dialect: 'mysql', url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS \`${name}\``) };
 }
 
-/** A fresh database: SQLite in memory, or a new `test_<random>` database on MYSQL_TEST_URL. */
+/** A fresh database: a new SQLite file, or a new `test_<random>` database on MYSQL_TEST_URL. */
 export async function freshDatabase(dialect: DialectName): Promise<TestDatabase> {
-  if (dialect === 'sqlite') return { dialect, url: 'sqlite::memory:', drop: async () => {} };
+  if (dialect === 'sqlite') {
+    const path = join(tmpdir(), `anima-test-${randomBytes(6).toString('hex')}.sqlite`);
+    const drop = async () => {
+      for (const suffix of ['', '-wal', '-shm']) await rm(`${path}${suffix}`, { force: true });
+    };
+    return { dialect, url: `sqlite:${path}`, drop };
+  }
   if (!mysqlUrl) throw new Error('MYSQL_TEST_URL is unset');
   return freshMysqlDatabase(mysqlUrl);
 }
