@@ -57,7 +57,15 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
       new AppError(429, 'rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES'), files: 1, fields: 20 } });
-  await app.register(websocket, { options: { maxPayload: 1_048_576 } });
+  await app.register(websocket, {
+    options: { maxPayload: 1_048_576 },
+    // 1001 "going away" tells clients the server is stopping, so they reconnect rather than give up.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+      this.websocketServer.close();
+      done();
+    },
+  });
   await registerApiDocs(app, services);
 
   app.addHook('onRequest', async (request) => {

@@ -16,5 +16,14 @@ export function createFastify(services: Services, listener: string, https?: { ce
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // A request still running at shutdown finishes, and its keep-alive connection must not hold the
+  // server open afterwards.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   return app;
 }
