@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
@@ -6,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, installErrorHandlers } from './errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { createFastify } from './http/create-fastify.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
 import { configRoutes } from './http/routes/config.ts';
 import { sessionRoutes } from './http/routes/session.ts';
 import { systemRoutes } from './http/routes/system.ts';
@@ -26,27 +26,13 @@ export interface BuildOptions {
   https?: { cert: Buffer; key: Buffer };
 }
 
-const CONTENT_SECURITY_POLICY = {
-  directives: {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-    styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", 'data:', 'blob:'],
-    mediaSrc: ["'self'", 'data:', 'blob:'],
-    connectSrc: ["'self'", 'ws:', 'wss:', 'data:', 'blob:'],
-    workerSrc: ["'self'", 'blob:'],
-    objectSrc: ["'none'"],
-    frameAncestors: ["'self'"],
-  },
-};
-
 /** The web app of port 8001 (and of the HTTPS port). Never listens; main and tests decide that. */
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<App> {
   const { config, trust } = services;
   const app = createFastify(services, options.https ? 'https' : 'web', options.https);
   installErrorHandlers(app);
 
-  await app.register(helmet, { contentSecurityPolicy: CONTENT_SECURITY_POLICY, hsts: Boolean(options.https) });
+  addSecurityHeaders(app, Boolean(options.https));
   await app.register(rateLimit, {
     global: true,
     max: () => config.get('APP_RATE_LIMIT_PER_MINUTE'),

@@ -9,7 +9,19 @@ const staticSystem = {
   hostname: os.hostname(),
   cpus: os.availableParallelism(),
   total_memory_bytes: os.totalmem(),
+  pid: process.pid,
 };
+
+const SAMPLE_INTERVAL_MS = 1000;
+let sampled = { at: 0, values: { free_memory_bytes: 0, rss_bytes: 0, load_average: [0, 0, 0] } };
+
+/** Memory and load come from /proc; one sample a second is plenty for a status page. */
+function systemSample(now: number) {
+  if (now - sampled.at >= SAMPLE_INTERVAL_MS) {
+    sampled = { at: now, values: { free_memory_bytes: os.freemem(), rss_bytes: process.memoryUsage.rss(), load_average: os.loadavg() } };
+  }
+  return sampled.values;
+}
 
 export function describeAbout(services: Services) {
   const now = Date.now();
@@ -22,12 +34,6 @@ export function describeAbout(services: Services) {
     session_tokens: services.trust.tokens.activeCount(),
     ports: services.runtime.ports,
     database: { dialect: services.database.dialect },
-    system: {
-      ...staticSystem,
-      pid: process.pid,
-      free_memory_bytes: os.freemem(),
-      rss_bytes: process.memoryUsage.rss(),
-      load_average: os.loadavg(),
-    },
+    system: { ...staticSystem, ...systemSample(now) },
   };
 }

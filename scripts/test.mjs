@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// `npm test`: prepares what the tests need on a Debian-like machine, then type-checks and runs vitest.
+// Plain JavaScript on purpose: it must run before `node_modules` exists.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const say = (message) => process.stdout.write(`[test] ${message}\n`);
+const fail = (message) => {
+  process.stderr.write(`[test] ${message}\n`);
+  process.exit(1);
+};
+
+/** Programs the tests run, and the Debian package that provides each. */
+const DEBIAN_TOOLS = [{ command: 'openssl', pkg: 'openssl' }];
+
+const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const isRoot = process.getuid?.() === 0;
+
+function ensureDebianTools() {
+  const missing = [...new Set(DEBIAN_TOOLS.filter((tool) => !onPath(tool.command)).map((tool) => tool.pkg))];
+  if (missing.length === 0) return;
+  if (!isRoot || !onPath('apt-get')) fail(`missing programs; install them with: sudo apt-get install -y ${missing.join(' ')}`);
+  say(`installing ${missing.join(' ')} with apt-get`);
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+function ensureNodeModules() {
+  const lock = join(root, 'package-lock.json');
+  const installed = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && readFileSync(installed, 'utf8').length > 0 && existsSync(join(root, 'node_modules', 'vitest'))) return;
+  say('installing npm packages (npm ci)');
+  execFileSync('npm', [existsSync(lock) ? 'ci' : 'install'], { cwd: root, stdio: 'inherit' });
+}
+
+function reachable(host, port, timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** Makes MYSQL_TEST_URL point at a running MariaDB, starting the local one when it is down. */
+async function prepareMariaDb() {
+  const url = new URL(process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/test');
+  const host = url.hostname;
+  const port = Number(url.port || 3306);
+  let up = await reachable(host, port);
+  if (!up && isRoot && existsSync('/usr/sbin/mariadbd') && (host === '127.0.0.1' || host === 'localhost')) {
+    say('starting the local MariaDB');
+    spawnSync('start-stop-daemon', ['--start', '--oknodo', '--background', '--exec', '/usr/sbin/mariadbd'], { stdio: 'inherit' });
+    for (let attempt = 0; attempt < 60 && !up; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      up = await reachable(host, port);
+    }
+  }
+  if (up) {
+    process.env.MYSQL_TEST_URL = url.toString();
+    say(`MariaDB suites run against ${host}:${port}`);
+    return;
+  }
+  delete process.env.MYSQL_TEST_URL;
+  if (process.env.ANIMA_REQUIRE_MYSQL === '1') fail(`MariaDB is required (ANIMA_REQUIRE_MYSQL=1) but nothing answers on ${host}:${port}`);
+  say(`NOTICE: no MariaDB on ${host}:${port}; the MySQL suites are skipped (install mariadb-server to run them)`);
+}
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env });
+  return result.status ?? 1;
+}
+
+/** The plain closing line CI reads: `tests: N passed, N failed, N skipped`. */
+function summarise(reportPath) {
+  if (!existsSync(reportPath)) return;
+  const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+  const skipped = report.numPendingTests + report.numTodoTests;
+  process.stdout.write(`tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped\n`);
+}
+
+ensureDebianTools();
+ensureNodeModules();
+await prepareMariaDb();
+
+say('type-checking');
+if (run('npx', ['tsc', '--noEmit', '-p', '.']) !== 0) fail('type errors');
+
+mkdirSync(join(root, 'tmp'), { recursive: true });
+const reportPath = join(root, 'tmp', 'vitest-report.json');
+const status = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${reportPath}`, ...process.argv.slice(2)]);
+summarise(reportPath);
+process.exit(status);

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.ts';
+import { securityHeaders } from '../../src/http/security-headers.ts';
+import { createTestServices, type TestServices } from '../helpers/services.ts';
+
+describe('security headers', () => {
+  let harness: TestServices;
+  let app: App;
+
+  afterEach(async () => {
+    await app?.close();
+    await harness?.close();
+  });
+
+  it('are set on every response, errors included', async () => {
+    harness = await createTestServices();
+    app = await buildApp(harness.services);
+    for (const url of ['/api/about', '/api/missing']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    }
+  });
+
+  it('never upgrade plain-HTTP requests, and send HSTS only over HTTPS', () => {
+    const plain = securityHeaders(false);
+    expect(plain['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(plain['content-security-policy']).toContain('connect-src');
+    expect(plain['strict-transport-security']).toBeUndefined();
+    expect(securityHeaders(true)['strict-transport-security']).toMatch(/^max-age=\d+/);
+  });
+});
