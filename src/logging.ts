@@ -1,5 +1,6 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import type { ConfigStore } from './config/store.ts';
 
 export type { Logger };
 
@@ -39,4 +40,11 @@ export function createLogger(options: LoggerOptions): { logger: Logger; tap: Log
     ]),
   );
   return { logger, tap };
+}
+
+/** LOGGING_LEVEL applies at once when it is changed through the API. */
+export function followLogLevel(config: ConfigStore, logger: Logger): void {
+  config.on('change', ({ key, value }) => {
+    if (key === 'LOGGING_LEVEL') logger.level = String(value);
+  });
 }

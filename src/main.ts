@@ -7,7 +7,7 @@ import { buildApp } from './app.ts';
 import { buildCompatApp } from './compat/app.ts';
 import { loadConfig } from './config/load.ts';
 import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
-import { createLogger, type LogTap, type Logger } from './logging.ts';
+import { createLogger, followLogLevel, type LogTap, type Logger } from './logging.ts';
 import { closeServices, createServices, type Lifecycle, type Services } from './services.ts';
 import { isLoopbackAddress } from './trust.ts';
 
@@ -49,6 +49,9 @@ function tlsFiles(config: ConfigStore, cwd: string, log: Logger): { cert: Buffer
 export async function startAnima(options: { config: ConfigStore; logger: Logger; logTap: LogTap; lifecycle: Lifecycle; cwd?: string }): Promise<RunningAnima> {
   const { config, logger } = options;
   const services = await createServices(options);
+  // Saved entries are known only now; a saved LOGGING_LEVEL applies from here on.
+  logger.level = config.get('LOGGING_LEVEL');
+  followLogLevel(config, logger);
   const apps: FastifyInstance[] = [];
   const close = async () => {
     for (const app of apps.reverse()) await app.close();
@@ -102,9 +105,6 @@ async function runCli(): Promise<void> {
     process.exit(1);
   }
   const { logger, tap } = createLogger({ level: config.get('LOGGING_LEVEL') });
-  config.on('change', ({ key, value }) => {
-    if (key === 'LOGGING_LEVEL') logger.level = String(value);
-  });
 
   let running: RunningAnima | undefined;
   let transition: Promise<void> = Promise.resolve();

@@ -12,6 +12,17 @@ import { isBanner, spawnAnima, type AnimaProcess } from '../helpers/anima-proces
 import { freshDatabase } from '../helpers/dialects.ts';
 import { openSocket } from '../helpers/sockets.ts';
 
+interface About {
+  started_at: string;
+  ports: { http: number; https: number | null; compat: number };
+  database: { dialect: string };
+  system: { pid: number };
+}
+
+async function getJson<T>(url: URL | string): Promise<T> {
+  return (await (await fetch(url)).json()) as T;
+}
+
 describe('npm start (src/main.ts)', () => {
   let cwd: string;
   let anima: AnimaProcess | undefined;
@@ -37,7 +48,7 @@ describe('npm start (src/main.ts)', () => {
     expect(banner.msg).toContain(String(banner.compat));
     expect(banner.database).toBe('sqlite');
     expect(existsSync(join(cwd, 'backups', 'anima.sqlite'))).toBe(true);
-    const about = await (await fetch(new URL('/api/about', String(banner.web)))).json();
+    const about = await getJson<About>(new URL('/api/about', String(banner.web)));
     expect(about.ports.http).toBe(Number(new URL(String(banner.web)).port));
     expect(about.ports.compat).toBe(Number(new URL(String(banner.compat)).port));
     expect(await (await fetch(String(banner.compat))).text()).toBe('Ollama is running');
@@ -77,15 +88,15 @@ describe('npm start (src/main.ts)', () => {
     anima = spawnAnima(cwd, {});
     const first = await anima.waitFor(isBanner);
     const web = String(first.web);
-    const before = await (await fetch(new URL('/api/about', web))).json();
+    const before = await getJson<About>(new URL('/api/about', web));
     await fetch(new URL('/api/config', web), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'CHAT_HISTORY', value: 33 }) });
     const restart = await fetch(new URL('/api/system/restart', web), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"confirm": true}' });
     expect(restart.status).toBe(202);
     const second = await anima.waitFor((line) => isBanner(line) && line !== first);
-    const after = await (await fetch(new URL('/api/about', String(second.web)))).json();
+    const after = await getJson<About>(new URL('/api/about', String(second.web)));
     expect(after.system.pid).toBe(before.system.pid);
     expect(Date.parse(after.started_at)).toBeGreaterThan(Date.parse(before.started_at));
-    const config = await (await fetch(new URL('/api/config/CHAT_HISTORY', String(second.web)))).json();
+    const config = await getJson<{ value: string }>(new URL('/api/config/CHAT_HISTORY', String(second.web)));
     expect(config).toMatchObject({ value: '33', source: 'override' });
     expect(anima.child.exitCode).toBeNull();
   });
@@ -139,7 +150,7 @@ describe('npm start (src/main.ts)', () => {
       anima = spawnAnima(cwd, { DATABASE_URL: database.url });
       const banner = await anima.waitFor(isBanner);
       expect(banner.database).toBe('mysql');
-      const about = await (await fetch(new URL('/api/about', String(banner.web)))).json();
+      const about = await getJson<About>(new URL('/api/about', String(banner.web)));
       expect(about.database.dialect).toBe('mysql');
     } finally {
       anima?.child.kill('SIGTERM');
