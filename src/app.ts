@@ -6,7 +6,11 @@ import { AppError, installErrorHandlers } from './errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { createFastify } from './http/create-fastify.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
+import { chatArchiveRoutes } from './http/routes/chat-archives.ts';
+import { chatSessionRoutes } from './http/routes/chat-session.ts';
 import { configRoutes } from './http/routes/config.ts';
+import { diaryRoutes } from './http/routes/diary.ts';
+import { historyRoutes } from './http/routes/history.ts';
 import { sessionRoutes } from './http/routes/session.ts';
 import { systemRoutes } from './http/routes/system.ts';
 import { logStreamRoutes } from './realtime/log-stream.ts';
@@ -62,6 +66,10 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(sessionRoutes, { services });
   await app.register(systemRoutes, { services });
   await app.register(configRoutes, { services });
+  await app.register(chatArchiveRoutes, { services });
+  await app.register(chatSessionRoutes, { services });
+  await app.register(diaryRoutes, { services });
+  await app.register(historyRoutes, { services });
   if (config.get('WEB_DEBUG')) await app.register(logStreamRoutes, { services });
   return app;
 }

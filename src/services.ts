@@ -4,6 +4,7 @@ import type { ConfigStore } from './config/store.ts';
 import { openDatabase, type DatabaseHandle } from './db/dialect.ts';
 import { ActivityLogRepository } from './db/repositories/activity-log.ts';
 import { ConfigEntriesRepository } from './db/repositories/config-entries.ts';
+import { createHistoryServices, type HistoryServices } from './history/history-services.ts';
 import type { LogTap, Logger } from './logging.ts';
 import { HELLO_TIMEOUT_MS, SessionTokens, SocketGate, TrustPolicy } from './trust.ts';
 
@@ -43,6 +44,8 @@ export interface Services {
   runtime: RuntimeInfo;
   lifecycle: Lifecycle;
   paths: Paths;
+  /** Chat history, the web session, chat archives, session metadata, the diary. */
+  history: HistoryServices;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
   disposers: Array<() => Promise<void> | void>;
 }
@@ -73,6 +76,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     { apiKey: () => config.get('APP_API_KEY'), trustLoopback: () => config.get('APP_TRUST_LOOPBACK') },
     new SessionTokens(),
   );
+  const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   return {
     config,
     database,
@@ -88,7 +92,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       backups: resolve(cwd, config.get('BACKUPS_DIR')),
       skins: resolve(cwd, config.get('SKINS_DIR')),
     },
-    disposers: [],
+    history,
+    disposers: [history.stop],
   };
 }
 

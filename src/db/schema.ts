@@ -21,7 +21,42 @@ export interface ActivityLogTable {
   data: string | null;
 }
 
+/** One message of one conversation; only the newest CHAT_HISTORY per interface_path are kept. */
+export interface ChatHistoryTable {
+  id: Generated<number>;
+  /** `<interface>/<chat_id>[/<thread_id>]`, at most 512 characters. */
+  interface_path: string;
+  sender_name: string | null;
+  sender_id: string | null;
+  message_text: string;
+  /** `YYYY-MM-DD HH:MM:SS.ffffff` UTC: DATETIME(6) read as text on MySQL, fixed-width text on SQLite. */
+  timestamp: string;
+}
+
+export interface DiaryEntriesTable {
+  id: Generated<number>;
+  /** ISO 8601 UTC. */
+  created_at: string;
+  interface_path: string | null;
+  text: string;
+  /** JSON array of strings. */
+  tags: string;
+  /** 0 or 1. */
+  archived: number;
+}
+
+export interface ChatSessionMetaTable {
+  interface_path: string;
+  /** JSON object. */
+  metadata: string;
+  /** ISO 8601 UTC. */
+  updated_at: string;
+}
+
 export interface Database {
   config_entries: ConfigEntriesTable;
   activity_log: ActivityLogTable;
+  chat_history: ChatHistoryTable;
+  diary_entries: DiaryEntriesTable;
+  chat_session_meta: ChatSessionMetaTable;
 }

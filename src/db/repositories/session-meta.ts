@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Database, DialectName } from '../schema.ts';
+
+export interface SessionMetaRow {
+  interface_path: string;
+  /** JSON object text. */
+  metadata: string;
+  updated_at: string;
+}
+
+export class SessionMetaRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: DialectName,
+  ) {}
+
+  async get(interfacePath: string): Promise<SessionMetaRow | undefined> {
+    return this.db.selectFrom('chat_session_meta').selectAll().where('interface_path', '=', interfacePath).executeTakeFirst();
+  }
+
+  async put(row: SessionMetaRow): Promise<void> {
+    const insert = this.db.insertInto('chat_session_meta').values(row);
+    const update = { metadata: row.metadata, updated_at: row.updated_at };
+    await (this.dialect === 'mysql'
+      ? insert.onDuplicateKeyUpdate(update)
+      : insert.onConflict((conflict) => conflict.column('interface_path').doUpdateSet(update))
+    ).execute();
+  }
+
+  async remove(interfacePath: string): Promise<void> {
+    await this.db.deleteFrom('chat_session_meta').where('interface_path', '=', interfacePath).execute();
+  }
+}

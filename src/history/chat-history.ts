@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import type { ChatHistoryRepository, ChatHistoryRow, NewChatHistoryRow } from '../db/repositories/chat-history.ts';
+import type { Logger } from '../logging.ts';
+import { INTERFACE_PATH_MAX, InvalidInterfacePathError } from './interface-path.ts';
+import { databaseToIso, MicrosecondClock, toDatabaseTimestamp, toMicros } from './timestamps.ts';
+import { DEFAULT_RETRY_POLICY, WriteQueue, type RetryPolicy } from './write-queue.ts';
+
+/** sender_name and sender_id of everything the assistant itself said. */
+export const SELF_SENDER = 'self';
+export const GUILD_HISTORY_LIMIT = 100;
+/** The chat platform whose servers ("guilds") load_chat_history_for_guild looks at by default. */
+export const GUILD_PLATFORM = 'discord';
+const SENDER_MAX = 255;
+
+/** A loaded message: the contract's chat message plus who sent it. Timestamps are ISO 8601 with microseconds. */
+export const HistoryMessageSchema = z.object({
+  id: z.number(),
+  role: z.enum(['user', 'assistant', 'system']),
+  username: z.string(),
+  text: z.string(),
+  timestamp: z.string(),
+  interface_path: z.string(),
+  sender_id: z.string().nullable(),
+  sender_name: z.string().nullable(),
+});
+export type HistoryMessage = z.infer<typeof HistoryMessageSchema>;
+
+/** The chat message the web UI socket sends (contract "Chat over the web UI socket"). */
+export const ChatMessageSchema = HistoryMessageSchema.pick({ id: true, role: true, username: true, text: true, timestamp: true, interface_path: true });
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export interface SaveChatMessage {
+  interface_path: string;
+  message_text: string;
+  sender_name?: string | null;
+  sender_id?: string | null;
+  /** Defaults to now; a (path, timestamp) already stored makes the save a no-op. */
+  timestamp?: Date | string;
+}
+
+export interface SaveResult {
+  /** `queued`: the database is unreachable; the message is written when it returns. */
+  status: 'saved' | 'duplicate' | 'queued';
+  timestamp: string;
+}
+
+export interface HistoryQuery {
+  limit: number;
+  /** ISO 8601. */
+  since?: string;
+}
+
+export interface ChatHistoryOptions {
+  repository: ChatHistoryRepository;
+  /** CHAT_HISTORY, read at each save so a configuration change applies at once. */
+  keep: () => number;
+  logger: Logger;
+  retry?: RetryPolicy;
+  clock?: MicrosecondClock;
+}
+
+function clip(value: string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const characters = Array.from(value);
+  return characters.length > SENDER_MAX ? characters.slice(0, SENDER_MAX).join('') : value;
+}
+
+export function toHistoryMessage(row: ChatHistoryRow): HistoryMessage {
+  const own = row.sender_id === SELF_SENDER || row.sender_name === SELF_SENDER;
+  return {
+    id: row.id,
+    role: own ? 'assistant' : 'user',
+    username: row.sender_name ?? row.sender_id ?? '',
+    text: row.message_text,
+    timestamp: databaseToIso(row.timestamp),
+    interface_path: row.interface_path,
+    sender_id: row.sender_id,
+    sender_name: row.sender_name,
+  };
+}
+
+export function toChatMessage(message: HistoryMessage): ChatMessage {
+  return ChatMessageSchema.parse(message);
+}
+
+export function assertInterfacePath(path: string): void {
+  if (path.length === 0 || path.length > INTERFACE_PATH_MAX) {
+    throw new InvalidInterfacePathError(`An interface path has 1 to ${INTERFACE_PATH_MAX} characters`);
+  }
+}
+
+/** The in-process history functions of the spec (save_chat_message, load_chat_history, ...). */
+export class ChatHistory {
+  private readonly queue: WriteQueue<NewChatHistoryRow, boolean>;
+  private readonly clock: MicrosecondClock;
+  /** Saves of one path run one after another, so two cleanups of one conversation never interleave. */
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: ChatHistoryOptions) {
+    this.clock = options.clock ?? new MicrosecondClock();
+    this.queue = new WriteQueue(
+      (row) => this.write(row),
+      (row) => ({ interface_path: row.interface_path, timestamp: databaseToIso(row.timestamp) }),
+      options.logger.child({ component: 'history' }),
+      options.retry ?? DEFAULT_RETRY_POLICY,
+    );
+  }
+
+  private serialize<R>(path: string, task: () => Promise<R>): Promise<R> {
+    const run = (this.tails.get(path) ?? Promise.resolve()).then(task, task);
+    const tail = run.catch(() => undefined);
+    this.tails.set(path, tail);
+    void tail.then(() => {
+      if (this.tails.get(path) === tail) this.tails.delete(path);
+    });
+    return run;
+  }
+
+  private write(row: NewChatHistoryRow): Promise<boolean> {
+    return this.serialize(row.interface_path, () => this.options.repository.saveAndTrim(row, this.options.keep()));
+  }
+
+  /** save_chat_message: saves, then keeps only the newest CHAT_HISTORY messages of that path. */
+  async save(input: SaveChatMessage): Promise<SaveResult> {
+    assertInterfacePath(input.interface_path);
+    const micros = input.timestamp === undefined ? this.clock.now() : toMicros(input.timestamp);
+    const row: NewChatHistoryRow = {
+      interface_path: input.interface_path,
+      message_text: input.message_text,
+      sender_name: clip(input.sender_name),
+      sender_id: clip(input.sender_id),
+      timestamp: toDatabaseTimestamp(micros),
+    };
+    const timestamp = databaseToIso(row.timestamp);
+    const outcome = await this.queue.submit(row);
+    if (outcome.status === 'queued') return { status: 'queued', timestamp };
+    return { status: outcome.result ? 'saved' : 'duplicate', timestamp };
+  }
+
+  /** What the assistant said, saved with sender `self` so the model sees its own replies. */
+  saveOwn(interfacePath: string, text: string, timestamp?: Date | string): Promise<SaveResult> {
+    return this.save({ interface_path: interfacePath, message_text: text, sender_name: SELF_SENDER, sender_id: SELF_SENDER, ...(timestamp === undefined ? {} : { timestamp }) });
+  }
+
+  /** load_chat_history: the newest messages of one path (CHAT_HISTORY by default), oldest first. */
+  async load(interfacePath: string, query: Partial<HistoryQuery> = {}): Promise<HistoryMessage[]> {
+    const rows = await this.options.repository.recent(interfacePath, this.toRepositoryQuery({ limit: query.limit ?? this.options.keep(), since: query.since }));
+    return rows.map(toHistoryMessage);
+  }
+
+  /**
+   * load_chat_history_for_guild: recent messages across every conversation of one server of the guild
+   * platform, i.e. the paths starting with the literal `<platform>_<guild_id>_`, oldest first.
+   */
+  async loadForGuild(guildId: string, since?: string, limit = GUILD_HISTORY_LIMIT, platform = GUILD_PLATFORM): Promise<HistoryMessage[]> {
+    const rows = await this.options.repository.recentByPrefix(`${platform}_${guildId}_`, this.toRepositoryQuery({ limit, since }));
+    return rows.map(toHistoryMessage);
+  }
+
+  /** The newest messages of one path, or of all paths, oldest first (GET /api/history/chat). */
+  async list(query: HistoryQuery & { interface_path?: string }): Promise<HistoryMessage[]> {
+    const repositoryQuery = this.toRepositoryQuery(query);
+    const rows = query.interface_path === undefined
+      ? await this.options.repository.recentAll(repositoryQuery)
+      : await this.options.repository.recent(query.interface_path, repositoryQuery);
+    return rows.map(toHistoryMessage);
+  }
+
+  async clear(interfacePath: string): Promise<number> {
+    return this.serialize(interfacePath, () => this.options.repository.clear(interfacePath));
+  }
+
+  /** Replaces a conversation by `messages` (a restore), keeping the newest CHAT_HISTORY. */
+  async replace(interfacePath: string, messages: Array<Pick<HistoryMessage, 'text' | 'sender_id' | 'sender_name' | 'timestamp'>>): Promise<void> {
+    assertInterfacePath(interfacePath);
+    const rows = messages.map((message) => ({
+      interface_path: interfacePath,
+      message_text: message.text,
+      sender_name: clip(message.sender_name),
+      sender_id: clip(message.sender_id),
+      timestamp: toDatabaseTimestamp(toMicros(message.timestamp)),
+    }));
+    await this.serialize(interfacePath, () => this.options.repository.replace(interfacePath, rows, this.options.keep()));
+  }
+
+  /** Messages waiting for the database to come back. */
+  get pendingWrites(): number {
+    return this.queue.size;
+  }
+
+  /** Tries the queued messages now instead of at the next backoff step. */
+  retryNow(): Promise<void> {
+    return this.queue.drain();
+  }
+
+  stop(): Promise<void> {
+    return this.queue.stop();
+  }
+
+  private toRepositoryQuery(query: { limit: number; since?: string | undefined }) {
+    return query.since === undefined ? { limit: query.limit } : { limit: query.limit, since: toDatabaseTimestamp(toMicros(query.since)) };
+  }
+}

@@ -1,0 +1,114 @@
+import type { Logger } from '../logging.ts';
+import { isTransientDatabaseError } from './transient-errors.ts';
+
+export interface RetryPolicy {
+  /** Writes held while the database is away; beyond it the oldest is dropped (and logged). */
+  capacity: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { capacity: 5000, initialDelayMs: 500, maxDelayMs: 30_000 };
+
+export type WriteOutcome<R> = { status: 'written'; result: R } | { status: 'queued' };
+
+type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/**
+ * Runs writes now when it can, and holds them in a bounded FIFO retried with exponential backoff while
+ * the database is unreachable. Nothing is dropped without an error in the log. While anything is queued,
+ * new writes queue behind it: a database that just failed is not hammered, and order is kept.
+ */
+export class WriteQueue<T, R = void> {
+  private readonly pending: T[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private delay: number;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly write: (item: T) => Promise<R>,
+    private readonly describe: (item: T) => Record<string, unknown>,
+    private readonly log: Log,
+    private readonly policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ) {
+    this.delay = policy.initialDelayMs;
+  }
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  /** Writes now, or queues when the database is unreachable; a non-transient error is thrown. */
+  async submit(item: T): Promise<WriteOutcome<R>> {
+    if (this.pending.length === 0 && !this.stopped) {
+      try {
+        return { status: 'written', result: await this.write(item) };
+      } catch (error) {
+        if (!isTransientDatabaseError(error)) throw error;
+        this.log.warn({ err: error, ...this.describe(item) }, 'chat history database unreachable; the message is queued for retry');
+      }
+    }
+    this.enqueue(item);
+    return { status: 'queued' };
+  }
+
+  private enqueue(item: T): void {
+    this.pending.push(item);
+    if (this.pending.length > this.policy.capacity) {
+      const dropped = this.pending.shift() as T;
+      this.log.error({ ...this.describe(dropped), capacity: this.policy.capacity }, 'chat history retry queue is full; dropped its oldest message');
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.running || this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.drain();
+    }, this.delay);
+    this.timer.unref();
+  }
+
+  /** Writes queued items in order until one fails for want of a database, then backs off. */
+  drain(): Promise<void> {
+    this.running ??= this.drainOnce().finally(() => {
+      this.running = undefined;
+      if (this.pending.length > 0) this.schedule();
+    });
+    return this.running;
+  }
+
+  private async drainOnce(): Promise<void> {
+    let written = 0;
+    while (this.pending.length > 0) {
+      const item = this.pending[0] as T;
+      try {
+        await this.write(item);
+        written += 1;
+      } catch (error) {
+        if (isTransientDatabaseError(error)) {
+          this.delay = Math.min(this.delay * 2, this.policy.maxDelayMs);
+          this.log.warn({ err: error, queued: this.pending.length, retry_in_ms: this.delay }, 'chat history database still unreachable');
+          return;
+        }
+        this.log.error({ err: error, ...this.describe(item) }, 'a queued chat message was rejected by the database and dropped');
+      }
+      this.pending.shift();
+    }
+    this.delay = this.policy.initialDelayMs;
+    if (written > 0) this.log.info({ written }, 'chat history database is back; queued messages written');
+  }
+
+  /** Stops retrying after one last attempt; whatever is still queued is logged as lost. */
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.stopped = true;
+    if (this.pending.length > 0) await this.drain();
+    if (this.pending.length > 0) {
+      this.log.error({ lost: this.pending.length, messages: this.pending.map(this.describe) }, 'stopping with chat messages the database never took');
+    }
+  }
+}
