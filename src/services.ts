@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { BodyServer } from './body/body-server.ts';
+import { startBodyService } from './body/body-service.ts';
 import type { ConfigStore } from './config/store.ts';
 import { openDatabase, type DatabaseHandle } from './db/dialect.ts';
 import { ActivityLogRepository } from './db/repositories/activity-log.ts';
@@ -44,6 +46,8 @@ export interface Services {
   runtime: RuntimeInfo;
   lifecycle: Lifecycle;
   paths: Paths;
+  /** The avatar's body-state server (model, animation, face, speech audio). */
+  body: BodyServer;
   /** Chat history, the web session, chat archives, session metadata, the diary. */
   history: HistoryServices;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
@@ -77,6 +81,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new SessionTokens(),
   );
   const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
+  const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
   return {
     config,
     database,
@@ -92,8 +97,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       backups: resolve(cwd, config.get('BACKUPS_DIR')),
       skins: resolve(cwd, config.get('SKINS_DIR')),
     },
+    body: bodyService.body,
     history,
-    disposers: [history.stop],
+    disposers: [history.stop, bodyService.stop],
   };
 }
 

@@ -1,0 +1,58 @@
+import type { Clock, TimerHandle } from './clock.ts';
+import type { AudioState, LipsyncData } from './messages.ts';
+
+/** Kept after the estimated end of the audio, so a slow client is not cut short. */
+export const AUDIO_CLEAR_BUFFER_MS = 1000;
+
+export interface SpeechAudio {
+  url: string;
+  audio_duration_s: number;
+  lipsync_data?: LipsyncData;
+}
+
+/** The speech audio now playing, so late joiners resume at the right offset; clears itself when it ends. */
+export class AudioTracker {
+  private playing: { audio: SpeechAudio; startedAt: number } | undefined;
+  private clearTimer: TimerHandle | undefined;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onChange: (state: AudioState | null) => void,
+  ) {}
+
+  set(audio: SpeechAudio): AudioState {
+    this.cancelTimer();
+    this.playing = { audio, startedAt: this.clock.now() };
+    this.clearTimer = this.clock.setTimeout(() => {
+      this.clearTimer = undefined;
+      this.clear();
+    }, audio.audio_duration_s * 1000 + AUDIO_CLEAR_BUFFER_MS);
+    const state = this.current() as AudioState;
+    this.onChange(state);
+    return state;
+  }
+
+  clear(): void {
+    this.cancelTimer();
+    if (!this.playing) return;
+    this.playing = undefined;
+    this.onChange(null);
+  }
+
+  /** The audio with offset_s as of now, or null. */
+  current(): AudioState | null {
+    if (!this.playing) return null;
+    const { audio, startedAt } = this.playing;
+    const offset = Math.min(audio.audio_duration_s, Math.max(0, (this.clock.now() - startedAt) / 1000));
+    return { url: audio.url, audio_duration_s: audio.audio_duration_s, offset_s: offset, lipsync_data: audio.lipsync_data ?? null };
+  }
+
+  stop(): void {
+    this.cancelTimer();
+  }
+
+  private cancelTimer(): void {
+    if (this.clearTimer !== undefined) this.clock.clearTimeout(this.clearTimer);
+    this.clearTimer = undefined;
+  }
+}

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Services } from '../services.ts';
+import { SocketHub } from './socket-hub.ts';
+
+/**
+ * WS /ws (the web UI socket) and WS /api/body/ws (the public body API socket): the same protocol, each
+ * hub one body transport for as long as this app runs.
+ */
+export const bodySocketRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  const logger = services.logger.child({ component: 'sockets' });
+  const hubs = {
+    '/ws': new SocketHub(services.body, services.gate, logger.child({ socket: 'webui' })),
+    '/api/body/ws': new SocketHub(services.body, services.gate, logger.child({ socket: 'body_api' })),
+  };
+  for (const [path, hub] of Object.entries(hubs)) {
+    const removeTransport = services.body.addTransport(hub);
+    app.addHook('onClose', async () => removeTransport());
+    app.get(path, { websocket: true, config: { trust: 'hello' } }, (socket, request) => hub.accept(socket, request));
+  }
+};

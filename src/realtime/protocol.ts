@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { HelloSchema } from '../trust.ts';
+
+/** The client's completion event for a non-looping clip; `file` is the URL path (or name) it played. */
+export const AnimationCompleteSchema = z.object({
+  type: z.literal('animation_complete'),
+  file: z.string().min(1).max(2048),
+  state: z.string().min(1).max(128),
+});
+
+export const PingSchema = z.object({ type: z.literal('ping') });
+
+/**
+ * Everything a client may send on `/ws` and `/api/body/ws` after its hello. A later hello re-syncs the
+ * socket (missing assets and full state again), for a client that reloaded its caches.
+ */
+export const ClientMessageSchema = z.discriminatedUnion('type', [HelloSchema, AnimationCompleteSchema, PingSchema]);
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+
+export type ProtocolErrorCode = 'invalid_json' | 'invalid_message' | 'binary_not_supported';
+
+export interface ErrorMessage {
+  type: 'error';
+  code: ProtocolErrorCode;
+  message: string;
+}
+
+export type ParsedFrame = { ok: true; message: ClientMessage } | { ok: false; error: ErrorMessage };
+
+function failure(code: ProtocolErrorCode, message: string): ParsedFrame {
+  return { ok: false, error: { type: 'error', code, message } };
+}
+
+/** A raw frame into a client message, or the error message the socket answers with. Never throws. */
+export function parseClientFrame(data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean): ParsedFrame {
+  if (isBinary) return failure('binary_not_supported', 'Send JSON text frames');
+  const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return failure('invalid_json', 'The frame is not valid JSON');
+  }
+  const result = ClientMessageSchema.safeParse(json);
+  if (!result.success) return failure('invalid_message', z.prettifyError(result.error));
+  return { ok: true, message: result.data };
+}
