@@ -10,9 +10,12 @@ import { animationRoutes } from './http/routes/animation.ts';
 import { bodyRoutes } from './http/routes/body.ts';
 import { chatArchiveRoutes } from './http/routes/chat-archives.ts';
 import { chatSessionRoutes } from './http/routes/chat-session.ts';
+import { componentProvidedRoutes } from './http/routes/component-routes.ts';
+import { componentRoutes } from './http/routes/components.ts';
 import { configRoutes } from './http/routes/config.ts';
 import { diaryRoutes } from './http/routes/diary.ts';
 import { historyRoutes } from './http/routes/history.ts';
+import { integrationRoutes } from './http/routes/integrations.ts';
 import { sessionRoutes } from './http/routes/session.ts';
 import { skinRoutes } from './http/routes/skins.ts';
 import { staticSkinRoutes } from './http/routes/static-skins.ts';
@@ -80,6 +83,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(skinRoutes, { services });
   await app.register(staticSkinRoutes, { services });
   await app.register(bodySocketRoutes, { services });
+  await app.register(componentRoutes, { services });
+  await app.register(integrationRoutes, { services });
+  await app.register(componentProvidedRoutes, { services });
   if (config.get('WEB_DEBUG')) await app.register(logStreamRoutes, { services });
   return app;
 }

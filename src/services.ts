@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { BodyServer } from './body/body-server.ts';
 import { startBodyService } from './body/body-service.ts';
+import { createAssistant, type Assistant } from './chain/assistant.ts';
+import type { ComponentRoots } from './components/discovery.ts';
 import type { ConfigStore } from './config/store.ts';
 import { openDatabase, type DatabaseHandle } from './db/dialect.ts';
 import { ActivityLogRepository } from './db/repositories/activity-log.ts';
@@ -50,6 +52,8 @@ export interface Services {
   body: BodyServer;
   /** Chat history, the web session, chat archives, session metadata, the diary. */
   history: HistoryServices;
+  /** Components, the Cortex engines, the message chain and integrations. */
+  assistant: Assistant;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
   disposers: Array<() => Promise<void> | void>;
 }
@@ -63,6 +67,8 @@ export interface ServiceOptions {
   /** Overrides DATABASE_URL (tests use fresh databases). */
   databaseUrl?: string;
   helloTimeoutMs?: number;
+  /** Where components are discovered (tests use fixture folders); defaults under cwd. */
+  componentRoots?: Partial<ComponentRoots>;
 }
 
 export const packageVersion: string = (
@@ -82,6 +88,17 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   );
   const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
+  const assistant = createAssistant({
+    config,
+    logger,
+    database,
+    body: bodyService.body,
+    history: history.chat,
+    diary: history.diary,
+    paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
+    ...(options.componentRoots ? { roots: options.componentRoots } : {}),
+  });
+  await assistant.start();
   return {
     config,
     database,
@@ -99,7 +116,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     },
     body: bodyService.body,
     history,
-    disposers: [history.stop, bodyService.stop],
+    assistant,
+    disposers: [history.stop, bodyService.stop, assistant.stop],
   };
 }
 

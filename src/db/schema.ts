@@ -53,10 +53,36 @@ export interface ChatSessionMetaTable {
   updated_at: string;
 }
 
+/** One queued outbound message of an integration source; cleared when the source reads its outbox. */
+export interface IntegrationOutboxTable {
+  id: Generated<number>;
+  source: string;
+  type: string;
+  /** JSON object. */
+  payload: string;
+  /** JSON object. */
+  metadata: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+/** A non-chat integration message, stored for later retrieval. */
+export interface IntegrationMessagesTable {
+  /** UUID, the id answered by `POST /api/integrations/messages`. */
+  id: string;
+  source: string;
+  type: string;
+  payload: string;
+  metadata: string;
+  created_at: string;
+}
+
 export interface Database {
   config_entries: ConfigEntriesTable;
   activity_log: ActivityLogTable;
   chat_history: ChatHistoryTable;
   diary_entries: DiaryEntriesTable;
   chat_session_meta: ChatSessionMetaTable;
+  integration_outbox: IntegrationOutboxTable;
+  integration_messages: IntegrationMessagesTable;
 }

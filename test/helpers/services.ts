@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ComponentRoots } from '../../src/components/discovery.ts';
 import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
 import { closeServices, createServices, type Services } from '../../src/services.ts';
@@ -19,6 +20,8 @@ export interface TestServiceOptions {
   /** Defaults to a fresh in-memory SQLite database. */
   databaseUrl?: string;
   helloTimeoutMs?: number;
+  /** Component discovery folders; by default the empty temporary cwd, so no component loads. */
+  componentRoots?: Partial<ComponentRoots>;
   logLevel?: string;
 }
 
@@ -36,6 +39,7 @@ export async function createTestServices(options: TestServiceOptions = {}): Prom
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
     lifecycle: { requestRestart: () => void (restarts += 1) },
     ...(options.helloTimeoutMs === undefined ? {} : { helloTimeoutMs: options.helloTimeoutMs }),
+    ...(options.componentRoots === undefined ? {} : { componentRoots: options.componentRoots }),
   });
   return {
     services,

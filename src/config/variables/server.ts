@@ -40,6 +40,9 @@ export const attentionVariables = {
   TRAINER_IDS: list('', { group: 'attention', description: 'Operators, as <interface_id>:<user_id>, comma-separated.' }),
   CHAT_SLEEP_COMMANDS: list('', { group: 'attention', description: 'Phrases that put a chat to sleep, comma-separated.' }),
   CHAT_WAKE_COMMANDS: list('', { group: 'attention', description: 'Phrases that wake a chat, comma-separated.' }),
+  CHAT_RATE_LIMIT_BURST: integer(5, { group: 'attention', min: 1, description: 'Messages one user may send back to back before the rate limit applies (trainers are exempt).' }),
+  CHAT_RATE_LIMIT_PER_MINUTE: integer(20, { group: 'attention', min: 1, description: 'Messages per minute one user may send after the burst.' }),
+  CHAT_MAX_PARALLEL: integer(4, { group: 'attention', min: 1, max: 256, description: 'Conversations answered at the same time; more wait their turn (raise it when the model server takes more parallel requests).' }),
 } as const;
 
 export const systemVariables = {
@@ -48,4 +51,9 @@ export const systemVariables = {
   LOGCHAT_INTERFACE_PATH: text('', { group: 'system', description: 'Conversation that receives warnings and errors; empty disables logchat.' }),
   LOGCHAT_LEVEL: choice(['error', 'warn', 'info'], 'warn', { group: 'system', description: 'Lowest level forwarded to the logchat.' }),
   STREAMER_URL: text('', { group: 'system', description: 'Base URL of the remote-streaming adapter; empty disables it.' }),
+  PERSONA_TIMEZONE: text('', { group: 'system', description: 'IANA time zone of the persona (time plugin), for example Europe/Rome; empty uses the server zone.' }),
+  WEATHER_PROVIDER_URL: text('https://api.open-meteo.com/v1/forecast', { group: 'system', description: 'Weather endpoint speaking the Open-Meteo forecast API.' }),
+  WEATHER_LATITUDE: text('', { group: 'system', description: 'Latitude of the persona for the weather plugin (required by it).' }),
+  WEATHER_LONGITUDE: text('', { group: 'system', description: 'Longitude of the persona for the weather plugin (required by it).' }),
+  WEATHER_CACHE_S: integer(600, { group: 'system', min: 0, description: 'Seconds a weather reading is reused before asking the provider again.' }),
 } as const;

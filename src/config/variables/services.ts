@@ -12,6 +12,9 @@ export const cortexVariables = {
   OPENAI_BASE_URL: text('https://api.openai.com/v1', { group: 'cortex', description: 'Chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).' }),
   OPENAI_API_KEY: text('', { group: 'cortex', description: 'API key for OPENAI_BASE_URL.' }),
   OPENAI_MODEL: text('gpt-4o-mini', { group: 'cortex', description: 'Model name sent to OPENAI_BASE_URL.' }),
+  OPENAI_TIMEOUT_S: decimal(60, { group: 'cortex', min: 0.01, description: 'Seconds to wait for the response headers and between streamed chunks.' }),
+  OPENAI_MAX_RETRIES: integer(2, { group: 'cortex', min: 0, max: 10, description: 'Retries (with backoff) after a 429 or 5xx before the reply fails.' }),
+  CORTEX_TIMEOUT_S: decimal(120, { group: 'cortex', min: 0.01, description: 'Deadline in seconds for a whole answer; past it the user gets a short error message.' }),
 } as const;
 
 const compat = { group: 'compat' } as const;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ComponentRouteError, defineCortex } from '../../src/components/contract.ts';
+import { PendingPrompts } from './pending-prompts.ts';
+
+const AnswerSchema = z.object({ id: z.string().min(1).max(64), text: z.string().min(1).max(100_000) });
+
+/**
+ * An operator answers in place of a language model: prompts wait in `GET /api/cortex/manual/pending`
+ * until `POST /api/cortex/manual/answer {id, text}` (or CORTEX_TIMEOUT_S passes).
+ */
+export default defineCortex({
+  engineKind: 'chat',
+  description: 'An operator answers each prompt from the web UI.',
+  create: () => {
+    const pending = new PendingPrompts();
+    return {
+      async *generate({ messages, interfacePath, signal }) {
+        yield await pending.ask(interfacePath, messages, signal);
+      },
+      stop: () => pending.rejectAll(new Error('the manual engine stopped')),
+      routes: [
+        {
+          method: 'GET',
+          path: '/api/cortex/manual/pending',
+          summary: 'Prompts waiting for the operator, oldest first',
+          handle: () => ({ body: { pending: pending.list() } }),
+        },
+        {
+          method: 'POST',
+          path: '/api/cortex/manual/answer',
+          summary: 'Answer a waiting prompt: {id, text}',
+          handle: ({ body }) => {
+            const parsed = AnswerSchema.safeParse(body);
+            if (!parsed.success) throw new ComponentRouteError(400, 'invalid_request', 'Send {id, text}: the prompt id and a non-empty answer');
+            if (!pending.answer(parsed.data.id, parsed.data.text)) throw new ComponentRouteError(404, 'not_found', 'No prompt is waiting with that id');
+            return { body: { answered: true, id: parsed.data.id } };
+          },
+        },
+      ],
+    };
+  },
+});

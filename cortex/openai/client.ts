@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import type { ChatTurn, TokenUsage } from '../../src/components/contract.ts';
+import { sseData } from './sse.ts';
+
+export interface OpenAiSettings {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** For the response headers, and then between two chunks. */
+  timeoutMs: number;
+  maxRetries: number;
+  /** First backoff step; doubled at each retry unless the server sends Retry-After. */
+  backoffMs?: number;
+}
+
+const ChunkSchema = z.object({
+  choices: z.array(z.object({ delta: z.object({ content: z.string().nullish() }).partial().optional() })).default([]),
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
+});
+const ErrorBodySchema = z.object({ error: z.object({ message: z.string() }).passthrough() });
+
+const RETRY_AFTER_CAP_MS = 30_000;
+
+export class OpenAiError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+const retryable = (status: number) => status === 429 || status >= 500;
+
+function retryDelay(response: Response | undefined, attempt: number, backoffMs: number): number {
+  const header = response?.headers.get('retry-after');
+  const seconds = header === null || header === undefined ? Number.NaN : Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, RETRY_AFTER_CAP_MS);
+  return backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) return parsed.data.error.message;
+  } catch {
+    // Not JSON: the status line says enough.
+  }
+  return `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+}
+
+/** A timer that aborts `controller` unless pushed back in time by `touch`. */
+function idleTimer(controller: AbortController, ms: number) {
+  let timer = setTimeout(() => controller.abort(new OpenAiError(`no answer within ${ms / 1000} s`)), ms);
+  return {
+    touch() {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new OpenAiError(`the stream stalled for ${ms / 1000} s`)), ms);
+    },
+    clear: () => clearTimeout(timer),
+  };
+}
+
+/**
+ * One streamed chat completion (`POST <base>/chat/completions`, `stream: true`): yields the content
+ * deltas. A 429, a 5xx or a network failure before any content is retried with backoff; once content
+ * has arrived, a failure ends the answer with an error rather than repeating words.
+ */
+export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[], signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncGenerator<string> {
+  const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+  if (settings.apiKey.trim() !== '') headers.authorization = `Bearer ${settings.apiKey.trim()}`;
+  // include_usage: the last chunk carries the token counts (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).
+  const body = JSON.stringify({ model: settings.model, messages, stream: true, stream_options: { include_usage: true } });
+  for (let attempt = 0; ; attempt += 1) {
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    const timer = idleTimer(controller, settings.timeoutMs);
+    let response: Response | undefined;
+    let failure: unknown;
+    try {
+      response = await fetch(url, { method: 'POST', headers, body, signal: controller.signal });
+      if (response.ok && response.body) {
+        timer.touch();
+        for await (const data of sseData(response.body)) {
+          timer.touch();
+          if (data === '[DONE]') return;
+          const json = JSON.parse(data) as unknown;
+          const streamedError = ErrorBodySchema.safeParse(json);
+          if (streamedError.success) throw new OpenAiError(streamedError.data.error.message);
+          const chunk = ChunkSchema.parse(json);
+          if (chunk.usage) onUsage?.({ promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens });
+          const content = chunk.choices[0]?.delta?.content;
+          if (content) {
+            attempt = settings.maxRetries;
+            yield content;
+          }
+        }
+        return;
+      }
+      failure = new OpenAiError(await errorMessage(response), response.status);
+      if (!retryable(response.status)) throw failure;
+    } catch (error) {
+      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new OpenAiError('aborted');
+      // Timeouts, stream errors and 4xx answers are final; network failures and 429/5xx are retried.
+      if (error instanceof OpenAiError && (error.status === undefined || !retryable(error.status))) throw error;
+      failure = error;
+    } finally {
+      timer.clear();
+      signal.removeEventListener('abort', abort);
+    }
+    if (attempt >= settings.maxRetries) throw failure instanceof Error ? failure : new OpenAiError(String(failure));
+    await sleep(retryDelay(response, attempt, settings.backoffMs ?? 500), signal);
+  }
+}

@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { BodyServer } from '../body/body-server.ts';
+import { messageActionOf, type ActionOrigin, type CortexInstance, type InterfaceDefinition, type TokenUsage } from '../components/contract.ts';
+import type { ComponentRegistry } from '../components/registry.ts';
+import type { ConfigStore } from '../config/store.ts';
+import type { Logger } from '../logging.ts';
+import { AttentionModes, parseAttentionCommand, type AttentionCommand } from './attention.ts';
+import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './body-adapter.ts';
+import { collectStream } from './collect.ts';
+import { ConversationQueue } from './conversation-queue.ts';
+import { NO_ENGINE_NOTICE, type CortexSelector } from './cortex-selector.ts';
+import { dispatchReply, ttsSpeakSpec, TTS_SPEAK, type DispatchReport } from './dispatch.ts';
+import type { HistoryPort } from './history-adapter.ts';
+import { IncomingMessageSchema, type IncomingMessage, type IncomingMessageInput } from './incoming.ts';
+import { parseReply } from './parse-reply.ts';
+import { buildPrompt } from './prompt.ts';
+import { UserRateLimiter } from './rate-limiter.ts';
+import type { SpeechSlot } from './speech.ts';
+import { isTrainer, mayOperate } from './trainers.ts';
+
+export const ENGINE_ERROR_NOTICE = 'Sorry, I could not think of an answer just now. Please try again in a moment.';
+
+export interface ChainOutcome {
+  /** `cancelled`: the asker's signal aborted the answer; nothing was sent for it. */
+  outcome: 'answered' | 'notice' | 'error' | 'cancelled';
+  report?: DispatchReport;
+}
+
+/** What an interface that answers live (the compat API) needs beyond the message itself. */
+export interface SubmitOptions {
+  /** Each text delta of the engine as it streams, before the reply is parsed for actions. */
+  onDelta?: (delta: string) => void;
+  /** The asker went away or gave up: the generation stops (the engine's request is aborted). */
+  signal?: AbortSignal;
+  onUsage?: (usage: TokenUsage) => void;
+  /** A loaded Cortex engine to answer instead of the active one (unknown or not loaded: the active one). */
+  engine?: string;
+}
+
+export type SubmitResult =
+  | { status: 'queued'; messageId: string; done: Promise<ChainOutcome> }
+  | { status: 'command'; messageId: string; command: AttentionCommand }
+  | { status: 'ignored'; messageId: string; reason: 'asleep' }
+  | { status: 'rate_limited'; messageId: string; retryAfterMs: number }
+  | { status: 'busy'; messageId: string };
+
+export interface ChainOptions {
+  registry: ComponentRegistry;
+  cortex: CortexSelector;
+  history: HistoryPort;
+  body: BodyServer;
+  config: ConfigStore;
+  logger: Logger;
+  speech: SpeechSlot;
+  now?: () => number;
+}
+
+/**
+ * The message chain: commands and attention, rate limits, history, the per-conversation queue, the
+ * prompt, the active Cortex engine, and the reply's actions; the body follows each message from think
+ * to idle.
+ */
+export class MessageChain {
+  readonly attention = new AttentionModes();
+  private readonly queue: ConversationQueue;
+  private readonly limiter: UserRateLimiter;
+  private readonly logger: Logger;
+  private readonly stopping = new AbortController();
+  private inFlight = 0;
+
+  constructor(private readonly options: ChainOptions) {
+    this.logger = options.logger.child({ component: 'chain' });
+    const { config } = options;
+    this.queue = new ConversationQueue(() => config.get('CHAT_MAX_PARALLEL'));
+    this.limiter = new UserRateLimiter(() => ({ burst: config.get('CHAT_RATE_LIMIT_BURST'), perMinute: config.get('CHAT_RATE_LIMIT_PER_MINUTE') }), options.now);
+    registerBusyProbe(options.body, () => this.inFlight > 0);
+  }
+
+  /** Messages being answered or waiting. */
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  /** Hands a message to the chain; resolves once it is saved and queued (or turned away), not answered. */
+  async submit(input: IncomingMessageInput, options: SubmitOptions = {}): Promise<SubmitResult> {
+    const message = IncomingMessageSchema.parse(input);
+    const messageId = message.messageId ?? randomUUID();
+    const origin: ActionOrigin = { interfaceId: message.interfaceId, interfacePath: message.interfacePath, messageId, senderId: message.senderId, metadata: message.metadata };
+    const { config } = this.options;
+
+    const command = parseAttentionCommand(message.text, { sleep: config.get('CHAT_SLEEP_COMMANDS'), wake: config.get('CHAT_WAKE_COMMANDS') });
+    if (command) {
+      await this.runCommand(command, message, origin);
+      return { status: 'command', messageId, command };
+    }
+    const trusted = this.definitionOf(message.interfaceId)?.trustedSenders === true;
+    if (!trusted && !isTrainer(config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) {
+      const decision = this.limiter.take(`${message.interfaceId}:${message.senderId}`);
+      if (!decision.allowed) {
+        this.logger.warn({ interface_path: message.interfacePath, sender_id: message.senderId }, 'message dropped by the per-user rate limit');
+        return { status: 'rate_limited', messageId, retryAfterMs: decision.retryAfterMs };
+      }
+    }
+    const savedAt = await this.options.history.save({ interfacePath: message.interfacePath, text: message.text, senderId: message.senderId, senderName: message.senderName });
+    if (!this.attention.shouldAnswer(message.interfacePath, message)) return { status: 'ignored', messageId, reason: 'asleep' };
+
+    const animation = this.animationFor(message, messageId);
+    let settle: (outcome: ChainOutcome) => void = () => undefined;
+    const done = new Promise<ChainOutcome>((resolve) => (settle = resolve));
+    this.inFlight += 1;
+    // Before the push: the lane may start the job at once, and its idle must come after this think.
+    animation.think();
+    const queued = this.queue.push(message.interfacePath, async () => {
+      try {
+        settle(await this.answer(message, origin, animation, savedAt, options));
+      } finally {
+        this.inFlight -= 1;
+      }
+    });
+    if (!queued) {
+      this.inFlight -= 1;
+      animation.end();
+      this.logger.warn({ interface_path: message.interfacePath }, 'conversation queue is full; message refused');
+      return { status: 'busy', messageId };
+    }
+    return { status: 'queued', messageId, done };
+  }
+
+  /** Aborts the answers in progress (shutdown). */
+  stop(): void {
+    this.stopping.abort(new Error('the chain is stopping'));
+  }
+
+  private definitionOf(interfaceId: string): InterfaceDefinition | undefined {
+    const owner = this.options.registry.list('interface').find((entry) => (entry.definition as InterfaceDefinition | undefined)?.interfaceId === interfaceId);
+    return owner?.definition as InterfaceDefinition | undefined;
+  }
+
+  private animationFor(message: IncomingMessage, messageId: string): MessageAnimation {
+    if (this.definitionOf(message.interfaceId)?.ownsAnimation) return noAnimation;
+    return messageAnimation(this.options.body, this.logger, `chain:${messageId}`, message.hints.sessionId);
+  }
+
+  /** `savedAt`: the message's place in the history; users' later messages, still queued, are not its context yet. */
+  private async answer(message: IncomingMessage, origin: ActionOrigin, animation: MessageAnimation, savedAt: string, options: SubmitOptions): Promise<ChainOutcome> {
+    const { cortex, config } = this.options;
+    if (options.signal?.aborted) {
+      animation.end();
+      return { outcome: 'cancelled' };
+    }
+    try {
+      const engine = this.engineFor(options.engine);
+      if (!engine) {
+        animation.end();
+        await this.notify(origin, NO_ENGINE_NOTICE);
+        return { outcome: 'notice' };
+      }
+      const messages = buildPrompt({
+        promptOverride: config.get('PROMPT_OVERRIDE'),
+        location: config.get('PERSONA_LOCATION'),
+        actions: this.promptActions(),
+        context: await this.pluginContext(),
+        history: message.history
+          ? [...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })), { role: 'user' as const, username: message.senderName, text: message.text }]
+          : (await this.options.history.load(message.interfacePath)).filter((item) => item.role === 'assistant' || item.timestamp <= savedAt),
+        interfacePath: message.interfacePath,
+      });
+      const deadlines = [AbortSignal.timeout(config.get('CORTEX_TIMEOUT_S') * 1000), this.stopping.signal];
+      const signal = AbortSignal.any(options.signal ? [...deadlines, options.signal] : deadlines);
+      animation.generating(message.hints.animation ?? 'write');
+      const reply = await collectStream(engine.generate({ messages, interfacePath: message.interfacePath, signal, onUsage: options.onUsage }), signal, options.onDelta);
+      const parsed = parseReply(reply);
+      if (parsed.text === '' && parsed.actions.length === 0) throw new Error('the engine answered nothing');
+      const report = await dispatchReply(parsed, origin, {
+        actions: this.options.registry.actions(),
+        speech: this.options.speech.current,
+        inactiveOwner: (type) => this.inactiveOwner(type),
+        saveOwn: (path, text) => this.options.history.saveOwn(path, text),
+        logger: this.logger,
+      });
+      animation.end();
+      return { outcome: 'answered', report };
+    } catch (error) {
+      animation.end();
+      if (options.signal?.aborted) {
+        this.logger.info({ interface_path: message.interfacePath, reason: String(options.signal.reason) }, 'the asker went away; the answer was cancelled');
+        return { outcome: 'cancelled' };
+      }
+      this.logger.error({ err: error, engine: cortex.name, interface_path: message.interfacePath }, 'the Cortex engine failed; the user gets a short error message');
+      await this.notify(origin, ENGINE_ERROR_NOTICE);
+      return { outcome: 'error' };
+    }
+  }
+
+  private engineFor(name: string | undefined): CortexInstance | undefined {
+    return (name === undefined ? undefined : this.options.registry.engine(name)) ?? this.options.cortex.engine();
+  }
+
+  private promptActions() {
+    const actions = [...this.options.registry.actions().values()].map(({ type, spec }) => ({ type, spec }));
+    if (this.options.speech.current) actions.push({ type: TTS_SPEAK, spec: ttsSpeakSpec });
+    return actions;
+  }
+
+  private async pluginContext(): Promise<string[]> {
+    const parts: string[] = [];
+    for (const entry of this.options.registry.active()) {
+      try {
+        const text = await entry.instance?.promptContext?.();
+        if (text) parts.push(text);
+      } catch (error) {
+        this.logger.warn({ err: error, name: entry.name }, 'a component could not add its prompt context');
+      }
+    }
+    return parts;
+  }
+
+  private inactiveOwner(type: string): string | undefined {
+    return this.options.registry.list().find((entry) => entry.status !== 'loaded' && entry.instance?.actions?.[type])?.name;
+  }
+
+  /** A notice from the chain itself (not the model's words, so not saved as `self`). */
+  private async notify(origin: ActionOrigin, text: string): Promise<void> {
+    const type = messageActionOf(origin.interfaceId);
+    const owned = this.options.registry.actions().get(type);
+    if (!owned) {
+      this.logger.warn({ interface_path: origin.interfacePath, text }, `no loaded interface handles ${type}; notice not delivered`);
+      return;
+    }
+    try {
+      await owned.entry.instance?.handleAction?.(type, { text, interface_path: origin.interfacePath }, origin);
+    } catch (error) {
+      this.logger.error({ err: error, interface_path: origin.interfacePath }, 'delivering a notice failed');
+    }
+  }
+
+  private async runCommand(command: AttentionCommand, message: IncomingMessage, origin: ActionOrigin): Promise<void> {
+    const path = message.interfacePath;
+    if (command !== 'status' && !mayOperate(this.options.config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) {
+      await this.notify(origin, 'Only an operator (TRAINER_IDS) can change my attention in this chat.');
+      return;
+    }
+    if (command === 'sleep') this.attention.set(path, true);
+    if (command === 'wake') this.attention.set(path, false);
+    const asleep = this.attention.isAsleep(path);
+    const replies = {
+      sleep: 'Going to sleep: I will answer only mentions and replies here.',
+      wake: 'I am awake and answering every message here.',
+      status: asleep ? 'Status: asleep (answering only mentions and replies).' : 'Status: awake (answering every message).',
+    };
+    await this.notify(origin, replies[command]);
+  }
+}

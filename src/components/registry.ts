@@ -1,0 +1,170 @@
+import { pathToFileURL } from 'node:url';
+import type { ConfigChange, ConfigStore } from '../config/store.ts';
+import type { Logger } from '../logging.ts';
+import type { ActionSpec, ComponentContext, ComponentDefinition, ComponentInstance, ComponentKind, CortexInstance } from './contract.ts';
+import type { DiscoveredComponent } from './discovery.ts';
+import { missingConfig, missingConfigReason, requiredKeys } from './gating.ts';
+
+/** `discovered` only while loading; `stopped` after shutdown. */
+export type ComponentStatus = 'discovered' | 'loaded' | 'FAILED' | 'stopped';
+
+export interface ComponentEntry {
+  name: string;
+  kind: ComponentKind;
+  dev: boolean;
+  builtin: boolean;
+  definition: ComponentDefinition | undefined;
+  instance: ComponentInstance | undefined;
+  status: ComponentStatus;
+  reason: string | null;
+  /** The unmet OR groups while gated by configuration. */
+  missing: string[][];
+}
+
+export interface OwnedAction {
+  type: string;
+  spec: ActionSpec;
+  entry: ComponentEntry;
+}
+
+export interface RegistryOptions {
+  config: ConfigStore;
+  logger: Logger;
+  contextFor(name: string, kind: ComponentKind): ComponentContext;
+}
+
+const KINDS: readonly ComponentKind[] = ['interface', 'plugin', 'cortex'];
+
+function isDefinition(value: unknown): value is ComponentDefinition {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as { kind?: unknown; create?: unknown };
+  return typeof candidate.create === 'function' && KINDS.includes(candidate.kind as ComponentKind);
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The component registry: loads what discovery found (a component that throws is FAILED and skipped,
+ * never fatal), gates each on its configuration, loads gated ones when their variables are set, and
+ * stops everything in reverse start order.
+ */
+export class ComponentRegistry {
+  private readonly entries: ComponentEntry[] = [];
+  /** Started components, in start order, so shutdown runs backwards. */
+  private readonly started: ComponentEntry[] = [];
+  private readonly logger: Logger;
+  private readonly onConfigChange = (change: ConfigChange) => void this.retryGated(change.key);
+
+  constructor(private readonly options: RegistryOptions) {
+    this.logger = options.logger.child({ component: 'components' });
+    options.config.on('change', this.onConfigChange);
+  }
+
+  /** Built-in components (the integration interface) come first, then the discovered ones in order. */
+  async loadAll(builtins: ComponentDefinition[], discovered: DiscoveredComponent[]): Promise<void> {
+    for (const definition of builtins) await this.add(definition.name ?? definition.kind, definition.kind, false, true, async () => definition);
+    for (const found of discovered) {
+      await this.add(found.name, found.kind, found.dev, false, async () => (await import(pathToFileURL(found.file).href) as { default?: unknown }).default);
+    }
+  }
+
+  list(kind?: ComponentKind): ComponentEntry[] {
+    return kind === undefined ? [...this.entries] : this.entries.filter((entry) => entry.kind === kind);
+  }
+
+  find(name: string, kind?: ComponentKind): ComponentEntry | undefined {
+    return this.entries.find((entry) => entry.name === name && (kind === undefined || entry.kind === kind));
+  }
+
+  active(kind?: ComponentKind): ComponentEntry[] {
+    return this.list(kind).filter((entry) => entry.status === 'loaded');
+  }
+
+  /** The cortex engine instance of a loaded engine. */
+  engine(name: string): CortexInstance | undefined {
+    const entry = this.find(name, 'cortex');
+    return entry?.status === 'loaded' ? (entry.instance as CortexInstance | undefined) : undefined;
+  }
+
+  /** Every action of the loaded interfaces and plugins; the first owner of a type wins. */
+  actions(): Map<string, OwnedAction> {
+    const owned = new Map<string, OwnedAction>();
+    for (const entry of this.active()) {
+      if (entry.kind === 'cortex') continue;
+      for (const [type, spec] of Object.entries(entry.instance?.actions ?? {})) {
+        if (!owned.has(type)) owned.set(type, { type, spec, entry });
+      }
+    }
+    return owned;
+  }
+
+  /** Stops the started components in reverse order; one failing stop never stops the others. */
+  async stopAll(): Promise<void> {
+    this.options.config.off('change', this.onConfigChange);
+    for (const entry of this.started.splice(0).reverse()) {
+      try {
+        await entry.instance?.stop?.();
+      } catch (error) {
+        this.logger.error({ err: error, name: entry.name }, 'a component failed to stop');
+      }
+      entry.status = 'stopped';
+    }
+  }
+
+  private async add(name: string, kind: ComponentKind, dev: boolean, builtin: boolean, load: () => Promise<unknown>): Promise<void> {
+    const entry: ComponentEntry = { name, kind, dev, builtin, definition: undefined, instance: undefined, status: 'discovered', reason: null, missing: [] };
+    if (this.find(name, kind)) {
+      this.entries.push({ ...entry, status: 'FAILED', reason: `Another ${kind} is already named ${name}` });
+      return;
+    }
+    this.entries.push(entry);
+    try {
+      const definition = await load();
+      if (!isDefinition(definition)) throw new Error('index.ts must default-export a component definition (defineInterface, definePlugin or defineCortex)');
+      if (definition.kind !== kind) throw new Error(`found a ${definition.kind} definition in the ${kind} folder`);
+      entry.definition = definition;
+      entry.instance = await definition.create(this.options.contextFor(name, kind));
+    } catch (error) {
+      this.fail(entry, `Failed to load: ${message(error)}`, error);
+      return;
+    }
+    await this.startIfConfigured(entry);
+  }
+
+  private async startIfConfigured(entry: ComponentEntry): Promise<void> {
+    entry.missing = missingConfig(entry.definition?.requiredConfig, (key) => this.options.config.rawValue(key));
+    if (entry.missing.length > 0) {
+      entry.status = 'FAILED';
+      entry.reason = missingConfigReason(entry.missing);
+      this.logger.warn({ name: entry.name, kind: entry.kind }, entry.reason);
+      return;
+    }
+    // Marked at once, so two configuration changes arriving together never start it twice.
+    entry.status = 'discovered';
+    try {
+      await entry.instance?.start?.();
+    } catch (error) {
+      this.fail(entry, `Failed to start: ${message(error)}`, error);
+      return;
+    }
+    entry.status = 'loaded';
+    entry.reason = null;
+    this.started.push(entry);
+    this.logger.info({ name: entry.name, kind: entry.kind, dev: entry.dev }, 'component loaded');
+  }
+
+  private fail(entry: ComponentEntry, reason: string, error: unknown): void {
+    entry.status = 'FAILED';
+    entry.reason = reason;
+    this.logger.error({ err: error, name: entry.name, kind: entry.kind }, reason);
+  }
+
+  /** Hot load: a gated component starts as soon as the variables it waited for are set. */
+  private async retryGated(key: string): Promise<void> {
+    for (const entry of this.entries) {
+      if (entry.status !== 'FAILED' || entry.missing.length === 0 || entry.definition?.hotLoad === false) continue;
+      if (!requiredKeys(entry.definition?.requiredConfig).has(key)) continue;
+      await this.startIfConfigured(entry);
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the fake answers to one request. */
+export type Scripted =
+  | { kind: 'reply'; text: string; chunkSize?: number; delayMs?: number }
+  | { kind: 'status'; status: 400 | 401 | 429 | 500 | 503; retryAfter?: number; message?: string }
+  | { kind: 'hang' };
+
+export interface RecordedRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages?: Array<{ role: string; content: string }> } & Record<string, unknown>;
+}
+
+export interface FakeOpenAi {
+  /** The base URL to use as OPENAI_BASE_URL (ends in /v1). */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Answers for the next requests, in order; then `fallback`. */
+  script(...answers: Scripted[]): void;
+  /** Forgets the recorded requests and the scripted answers not used yet. */
+  reset(): void;
+  fallback: Scripted;
+  /** Requests whose client closed the connection before the answer was complete. */
+  readonly aborted: number;
+  /** Resolves once `aborted` reaches `count`. */
+  waitForAborted(count: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
+  400: { type: 'invalid_request_error', code: null },
+  401: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  429: { type: 'requests', code: 'rate_limit_exceeded' },
+  500: { type: 'server_error', code: null },
+  503: { type: 'server_error', code: null },
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function chunk(id: string, model: string, created: number, delta: Record<string, unknown>, finish: string | null) {
+  return { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+}
+
+/**
+ * Streams like the real API: a role chunk, content chunks, a finish chunk, with `stream_options.include_usage`
+ * a usage chunk (empty choices), then `data: [DONE]`. Stops writing once the client has gone.
+ */
+async function stream(response: ServerResponse, model: string, text: string, chunkSize: number, delayMs: number, usage: boolean): Promise<void> {
+  const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
+  const created = Math.floor(Date.now() / 1000);
+  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
+  send(chunk(id, model, created, { role: 'assistant', content: '', refusal: null }, null));
+  for (let index = 0; index < text.length; index += chunkSize) {
+    if (delayMs > 0) await sleep(delayMs);
+    if (response.destroyed) return;
+    send(chunk(id, model, created, { content: text.slice(index, index + chunkSize) }, null));
+  }
+  send(chunk(id, model, created, {}, 'stop'));
+  if (usage) send({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [], usage: { prompt_tokens: 10, completion_tokens: Math.ceil(text.length / chunkSize), total_tokens: 10 + Math.ceil(text.length / chunkSize) } });
+  response.end('data: [DONE]\n\n');
+}
+
+function completion(response: ServerResponse, model: string, text: string): void {
+  const body = {
+    id: `chatcmpl-${Math.random().toString(36).slice(2)}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: text.length, total_tokens: 10 + text.length },
+    system_fingerprint: 'fp_fake',
+  };
+  response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+/**
+ * A local OpenAI-compatible server (real HTTP on port 0): `POST /v1/chat/completions`, streaming SSE
+ * exactly as the API does, non-streaming JSON, and the API's error bodies for 4xx/5xx (with
+ * Retry-After on 429). `apiKey` set: other bearer tokens get 401.
+ */
+export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scripted } = {}): Promise<FakeOpenAi> {
+  const queue: Scripted[] = [];
+  const requests: RecordedRequest[] = [];
+  const open = new Set<ServerResponse>();
+  let aborted = 0;
+  const abortWaiters: Array<{ count: number; resolve: () => void }> = [];
+  const noteAbort = () => {
+    aborted += 1;
+    for (const waiter of abortWaiters.filter((entry) => aborted >= entry.count)) {
+      abortWaiters.splice(abortWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
+  const fake: Omit<FakeOpenAi, 'baseUrl' | 'close' | 'aborted' | 'waitForAborted'> = {
+    requests,
+    script: (...answers) => void queue.push(...answers),
+    reset: () => {
+      queue.length = 0;
+      requests.length = 0;
+    },
+    fallback: options.fallback ?? { kind: 'reply', text: 'Hello from the fake model.' },
+  };
+  const server: Server = createServer((request, response) => {
+    const parts: Buffer[] = [];
+    request.on('data', (part: Buffer) => parts.push(part));
+    request.on('end', () => {
+      void (async () => {
+        let body: RecordedRequest['body'] = {};
+        try {
+          body = JSON.parse(Buffer.concat(parts).toString('utf8')) as RecordedRequest['body'];
+        } catch {
+          response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } }));
+          return;
+        }
+        requests.push({ path: request.url ?? '', headers: request.headers, body });
+        if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+          response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Unknown request URL: ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } }));
+          return;
+        }
+        if (options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {
+          response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided.', ...ERROR_TYPES[401], param: null } }));
+          return;
+        }
+        response.on('close', () => {
+          if (!response.writableEnded) noteAbort();
+        });
+        const answer = queue.shift() ?? fake.fallback;
+        const model = body.model ?? 'unknown';
+        if (answer.kind === 'hang') {
+          open.add(response);
+          return;
+        }
+        if (answer.kind === 'status') {
+          const headers: Record<string, string> = { 'content-type': 'application/json' };
+          if (answer.retryAfter !== undefined) headers['retry-after'] = String(answer.retryAfter);
+          const message = answer.message ?? (answer.status === 429 ? 'Rate limit reached for requests' : 'The server had an error while processing your request.');
+          response.writeHead(answer.status, headers).end(JSON.stringify({ error: { message, ...ERROR_TYPES[answer.status], param: null } }));
+          return;
+        }
+        if (body.stream) await stream(response, model, answer.text, answer.chunkSize ?? 4, answer.delayMs ?? 0, body.stream_options?.include_usage === true);
+        else completion(response, model, answer.text);
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...fake,
+    get fallback() {
+      return fake.fallback;
+    },
+    set fallback(value: Scripted) {
+      fake.fallback = value;
+    },
+    get aborted() {
+      return aborted;
+    },
+    waitForAborted: (count) => (aborted >= count ? Promise.resolve() : new Promise<void>((resolve) => abortWaiters.push({ count, resolve }))),
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    close: async () => {
+      for (const response of open) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../src/app.ts';
+import { record } from '../fixtures/components/record.ts';
+import { FIXTURE_SKINS } from '../helpers/body.ts';
+import { fixtureRoots, shippedRoots } from '../helpers/component-roots.ts';
+import { freshDatabase } from '../helpers/dialects.ts';
+import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { openSocket } from '../helpers/sockets.ts';
+
+type Message = { type: string; state?: string };
+
+describe('integrations', () => {
+  let test: TestServices;
+  let app: App;
+  const open = async (options: Parameters<typeof createTestServices>[0] = {}) => {
+    test = await createTestServices({ componentRoots: fixtureRoots, ...options, environment: { CORTEX_ENGINE: 'scripted', ...options.environment } });
+    app = await buildApp(test.services);
+  };
+  const settled = async () => {
+    while (test.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+  };
+  const post = (payload: unknown) => app.inject({ method: 'POST', url: '/api/integrations/messages', payload: payload as object });
+  const outbox = async (source: string) => (await app.inject({ method: 'GET', url: `/api/integrations/outbox?source=${source}` })).json();
+
+  beforeEach(() => record.reset());
+  afterEach(async () => {
+    await app?.close();
+    await test?.close();
+  });
+
+  it('answers a chat into the source outbox, which is emptied by the read', async () => {
+    await open();
+    record.script.push('Hi desk!');
+    const accepted = await post({ source: 'desk', type: 'chat', payload: { text: 'hello' }, metadata: { user_id: 'ann' } });
+    expect(accepted.statusCode).toBe(202);
+    expect(accepted.json()).toEqual({ accepted: true, id: expect.any(String) });
+    await settled();
+    const first = await outbox('desk');
+    expect(first).toEqual({
+      source: 'desk',
+      messages: [{ id: expect.any(String), type: 'chat', payload: { text: 'Hi desk!' }, metadata: { in_reply_to: accepted.json().id, interface_path: 'integration/desk' }, created_at: expect.any(String) }],
+    });
+    expect((await outbox('desk')).messages).toEqual([]);
+    const saved = await test.services.history.chat.load('integration/desk');
+    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['ann', 'hello'], ['self', 'Hi desk!']]);
+  });
+
+  it('stores other types for later retrieval', async () => {
+    await open();
+    const accepted = await post({ source: 'sensor', type: 'reading', payload: { lux: 300 } });
+    expect(accepted.statusCode).toBe(202);
+    const stored = (await app.inject({ method: 'GET', url: '/api/integrations/messages?source=sensor' })).json();
+    expect(stored.messages).toEqual([{ id: accepted.json().id, type: 'reading', payload: { lux: 300 }, metadata: {}, created_at: expect.any(String) }]);
+    expect(record.prompts).toEqual([]);
+  });
+
+  it('refuses a malformed integration message with 400', async () => {
+    await open();
+    for (const payload of [{ type: 'chat', payload: { text: 'x' } }, { source: 'a b', type: 'chat', payload: {} }, { source: 'desk', type: 'chat', payload: 'text' }, { source: 'desk', type: 'chat', payload: { text: '  ' } }]) {
+      const response = await post(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.code).toBe('invalid_request');
+    }
+    expect((await app.inject({ method: 'GET', url: '/api/integrations/outbox' })).statusCode).toBe(400);
+  });
+
+  it('answers 429 with Retry-After past the per-user rate limit', async () => {
+    await open({ environment: { CHAT_RATE_LIMIT_BURST: '1', CHAT_RATE_LIMIT_PER_MINUTE: '1' } });
+    expect((await post({ source: 'desk', type: 'chat', payload: { text: 'one' } })).statusCode).toBe(202);
+    const limited = await post({ source: 'desk', type: 'chat', payload: { text: 'two' } });
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    await settled();
+  });
+
+  it('keeps the outbox across a restart (send_companion_message)', async () => {
+    const database = await freshDatabase('sqlite');
+    try {
+      await open({ databaseUrl: database.url });
+      record.script.push(JSON.stringify({ actions: [{ type: 'send_companion_message', payload: { text: 'Stretch your legs!' } }] }));
+      await post({ source: 'desk', type: 'chat', payload: { text: 'remind the companion' } });
+      await settled();
+      await app.close();
+      await test.close();
+      await open({ databaseUrl: database.url });
+      const after = await outbox('companion');
+      expect(after.messages.map((message: { type: string; payload: unknown }) => [message.type, message.payload])).toEqual([['chat', { text: 'Stretch your legs!' }]]);
+      expect((await outbox('companion')).messages).toEqual([]);
+    } finally {
+      await app.close();
+      await test.close();
+      await database.drop();
+      test = { ...test, close: async () => undefined };
+    }
+  });
+
+  it('moves the avatar think → write → idle for a whole message, seen on a real /ws socket', async () => {
+    await open({ environment: { SKINS_DIR: FIXTURE_SKINS } });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const client = await openSocket(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
+    try {
+      client.socket.send(JSON.stringify({ type: 'hello', has_assets: [] }));
+      await client.next((message) => (message as Message).type === 'vrm_animation');
+      const seen = client.messages.length;
+      record.script.push('Thinking done.');
+      await post({ source: 'desk', type: 'chat', payload: { text: 'hello' } });
+      await settled();
+      await client.next((message) => (message as Message).type === 'vrm_animation' && (message as Message).state === 'idle' && client.messages.indexOf(message) >= seen);
+      const later = client.messages.slice(seen) as Message[];
+      expect(later.filter((message) => message.type === 'vrm_animation').map((message) => message.state)).toEqual(['think', 'write', 'idle']);
+      expect(later.findIndex((message) => message.type === 'preload_animation')).toBeLessThan(later.findIndex((message) => message.state === 'think'));
+    } finally {
+      client.socket.close();
+    }
+  });
+});
+
+describe('shipped plugins and the manual engine', () => {
+  let test: TestServices;
+  let app: App;
+  let provider: Server | undefined;
+  let providerAnswers: Array<{ status: number; body: unknown }> = [];
+
+  const open = async (environment: Record<string, string>) => {
+    test = await createTestServices({ componentRoots: shippedRoots, environment });
+    app = await buildApp(test.services);
+  };
+  const startProvider = async () => {
+    provider = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://x');
+      const answer = providerAnswers.shift() ?? { status: 200, body: {
+        latitude: Number(url.searchParams.get('latitude')),
+        longitude: Number(url.searchParams.get('longitude')),
+        current_units: { temperature_2m: '°C' },
+        current: { time: '2025-06-03T14:00', interval: 900, temperature_2m: 21.5, apparent_temperature: 22, relative_humidity_2m: 40, weather_code: 2, wind_speed_10m: 7.2 },
+      } };
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    });
+    await new Promise<void>((resolve) => provider?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1/forecast`;
+  };
+
+  afterEach(async () => {
+    providerAnswers = [];
+    await app?.close();
+    await test?.close();
+    await new Promise((resolve) => (provider ? provider.close(resolve) : resolve(undefined)));
+    provider = undefined;
+  });
+
+  it('GET /api/weather/current answers ok from the provider, then unavailable when it fails', async () => {
+    await open({ WEATHER_PROVIDER_URL: await startProvider(), WEATHER_LATITUDE: '45.46', WEATHER_LONGITUDE: '9.19', WEATHER_CACHE_S: '0' });
+    const ok = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    expect(ok).toEqual({
+      status: 'ok',
+      last_fetch: expect.any(String),
+      weather: { latitude: 45.46, longitude: 9.19, observed_at: '2025-06-03T14:00', temperature_c: 21.5, apparent_temperature_c: 22, humidity_percent: 40, wind_speed_kmh: 7.2, weather_code: 2, description: 'partly cloudy' },
+    });
+    providerAnswers.push({ status: 500, body: { error: true } });
+    const down = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    expect(down).toMatchObject({ status: 'unavailable', reason: 'the weather provider answered HTTP 500', last_fetch: ok.last_fetch });
+  });
+
+  it('GET /api/weather/current is unavailable with the reason while the plugin is not configured or unreachable', async () => {
+    await open({ WEATHER_PROVIDER_URL: 'http://127.0.0.1:9/' });
+    const gated = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    expect(gated).toMatchObject({ status: 'unavailable', weather: null, reason: expect.stringContaining('Missing required configuration: WEATHER_LATITUDE, WEATHER_LONGITUDE') });
+    await test.services.config.set('WEATHER_LATITUDE', '1');
+    await test.services.config.set('WEATHER_LONGITUDE', '2');
+    await new Promise((resolve) => setImmediate(resolve));
+    const unreachable = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    expect(unreachable).toMatchObject({ status: 'unavailable', reason: expect.stringContaining('cannot be reached') });
+  });
+
+  it('the manual engine lists pending prompts and delivers the operator answer; the diary and time plugins act', async () => {
+    await open({ CORTEX_ENGINE: 'manual', PERSONA_TIMEZONE: 'Europe/Rome' });
+    await app.inject({ method: 'POST', url: '/api/integrations/messages', payload: { source: 'desk', type: 'chat', payload: { text: 'what time is it?' } } });
+    let pending: Array<{ id: string; interface_path: string; messages: Array<{ content: string }> }> = [];
+    while (pending.length === 0) pending = (await app.inject({ method: 'GET', url: '/api/cortex/manual/pending' })).json().pending;
+    expect(pending[0]?.interface_path).toBe('integration/desk');
+    expect(pending[0]?.messages[0]?.content).toContain('(Europe/Rome)');
+    expect(pending[0]?.messages[0]?.content).toContain('- write_diary:');
+    const answer = JSON.stringify({ actions: [{ type: 'write_diary', payload: { text: 'Someone asked the time.', tags: ['time'] } }, { type: 'message_integration', payload: { text: 'Tea time.' } }] });
+    expect((await app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: answer } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: 'again' } })).statusCode).toBe(404);
+    while (test.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    const messages = (await app.inject({ method: 'GET', url: '/api/integrations/outbox?source=desk' })).json().messages;
+    expect(messages.map((message: { payload: { text: string } }) => message.payload.text)).toEqual(['Tea time.']);
+    const diary = await test.services.history.diary.list({ limit: 10 });
+    expect(diary.map((entry) => [entry.text, entry.tags, entry.interface_path])).toEqual([['Someone asked the time.', ['time'], 'integration/desk']]);
+    const run = (await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'time' } })).json();
+    expect(run.result.time_zone).toBe('Europe/Rome');
+  });
+});
