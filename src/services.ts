@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { startAudio, type AudioServices } from './audio/audio-services.ts';
 import type { BodyServer } from './body/body-server.ts';
 import { startBodyService } from './body/body-service.ts';
 import { createAssistant, type Assistant } from './chain/assistant.ts';
@@ -54,6 +55,8 @@ export interface Services {
   history: HistoryServices;
   /** Components, the Cortex engines, the message chain and integrations. */
   assistant: Assistant;
+  /** Speech: Auris (speech-to-text), Vox (text-to-speech with lip-sync), Live (streaming voice). */
+  audio: AudioServices;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
   disposers: Array<() => Promise<void> | void>;
 }
@@ -99,6 +102,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
   });
   await assistant.start();
+  const audio = await startAudio({ config, logger, cwd, body: bodyService.body, assistant });
   return {
     config,
     database,
@@ -117,7 +121,8 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     body: bodyService.body,
     history,
     assistant,
-    disposers: [history.stop, bodyService.stop, assistant.stop],
+    audio,
+    disposers: [history.stop, bodyService.stop, assistant.stop, audio.stop],
   };
 }
 

@@ -1,0 +1,38 @@
+import type { BodyServer } from '../body/body-server.ts';
+import type { Logger } from '../logging.ts';
+import type { SpeakingBody } from './vox/vox-plugin.ts';
+
+const TALK_STATE = 'talk';
+const SOURCE = 'vox';
+
+/**
+ * Vox's only contact with the body-state server (src/body): `setAudio` (the audio tracker, which
+ * broadcasts `vrm_audio` and lets late joiners resume at the right offset, and clears itself after the
+ * duration) and the `talk` animation under one context per utterance, stopped when the audio ends.
+ */
+export function speakingBody(body: BodyServer, logger: Logger): SpeakingBody & { stop(): void } {
+  const timers = new Set<NodeJS.Timeout>();
+  let counter = 0;
+  return {
+    speak({ url, durationS, lipsync }) {
+      body.setAudio({ url, audio_duration_s: durationS, ...(lipsync ? { lipsync_data: lipsync } : {}) });
+      counter += 1;
+      const contextId = `vox:${counter}`;
+      try {
+        body.transitionTo(TALK_STATE, { contextId, source: SOURCE });
+      } catch (error) {
+        logger.warn({ err: error }, 'the body refused the talk animation');
+        return;
+      }
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        body.stopAnimation(contextId);
+      }, durationS * 1000);
+      timers.add(timer);
+    },
+    stop() {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
