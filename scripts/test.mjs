@@ -14,7 +14,14 @@ const fail = (message) => {
 };
 
 /** Programs the tests run, and the Debian package that provides each. */
-const DEBIAN_TOOLS = [{ command: 'openssl', pkg: 'openssl' }];
+const DEBIAN_TOOLS = [
+  { command: 'openssl', pkg: 'openssl' },
+  { command: 'chromium', pkg: 'chromium' },
+  { command: 'ffmpeg', pkg: 'ffmpeg' },
+  // pocketsphinx-en-us holds the English model the offline STT tests use; it has no command of its own.
+  { command: 'pocketsphinx_continuous', pkg: 'pocketsphinx' },
+  { command: 'pocketsphinx_continuous', pkg: 'pocketsphinx-en-us' },
+];
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
 const isRoot = process.getuid?.() === 0;
@@ -92,6 +99,8 @@ await prepareMariaDb();
 
 say('type-checking');
 if (run('npx', ['tsc', '--noEmit', '-p', '.']) !== 0) fail('type errors');
+// The browser client has its own tsconfig (DOM types); the root one excludes it.
+if (run('npx', ['tsc', '--noEmit', '-p', 'src/webui']) !== 0) fail('type errors in the web UI');
 
 mkdirSync(join(root, 'tmp'), { recursive: true });
 const reportPath = join(root, 'tmp', 'vitest-report.json');

@@ -21,6 +21,7 @@ import { sessionRoutes } from './http/routes/session.ts';
 import { skinRoutes } from './http/routes/skins.ts';
 import { staticSkinRoutes } from './http/routes/static-skins.ts';
 import { systemRoutes } from './http/routes/system.ts';
+import { webuiRoutes } from './http/routes/webui.ts';
 import { audioStreamRoutes } from './realtime/audio-stream.ts';
 import { bodySocketRoutes } from './realtime/body-sockets.ts';
 import { logStreamRoutes } from './realtime/log-stream.ts';
@@ -91,5 +92,6 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(integrationRoutes, { services });
   await app.register(componentProvidedRoutes, { services });
   if (config.get('WEB_DEBUG')) await app.register(logStreamRoutes, { services });
+  await app.register(webuiRoutes);
   return app;
 }

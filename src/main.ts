@@ -10,6 +10,7 @@ import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
 import { createLogger, followLogLevel, type LogTap, type Logger } from './logging.ts';
 import { closeServices, createServices, type Lifecycle, type Services } from './services.ts';
 import { isLoopbackAddress } from './trust.ts';
+import { ensureWebuiBuilt } from './webui-build.ts';
 
 export interface RunningAnima {
   services: Services;
@@ -147,6 +148,7 @@ async function runCli(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 
   try {
+    await ensureWebuiBuilt(logger);
     running = await startAnima({ config, logger, logTap: tap, lifecycle });
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');

@@ -1,0 +1,38 @@
+/** Configuration: every variable from GET /api/config, grouped, validated before saving, secrets masked. */
+import { h } from '../dom.ts';
+import { apiJson } from '../net/api.ts';
+import type { View } from '../router.ts';
+import { type ConfigEntry, configField } from './config-fields.ts';
+import { languageOverridesEditor } from './language-overrides.ts';
+import { loader } from './ui.ts';
+
+function groups(entries: ConfigEntry[]): Map<string, ConfigEntry[]> {
+  const grouped = new Map<string, ConfigEntry[]>();
+  for (const entry of entries) grouped.set(entry.group, [...(grouped.get(entry.group) ?? []), entry]);
+  return grouped;
+}
+
+export const view: View = (root) => {
+  const filter = h('input', { type: 'search', placeholder: 'Filter variables…', 'aria-label': 'Filter variables' });
+  const body = h('div');
+  root.append(h('p', {}, filter), body);
+  const reload: () => Promise<void> = loader(
+    body,
+    () => apiJson<{ entries: ConfigEntry[] }>('/api/config'),
+    ({ entries }) =>
+      [...groups(entries)].map(([group, members]) =>
+        h(
+          'details',
+          { class: 'card', open: true, 'data-group': group },
+          h('summary', {}, h('strong', {}, group), ` (${members.length})`),
+          ...members.map((entry) =>
+            entry.key === 'VOX_LANGUAGE_OVERRIDES' ? h('div', {}, configField(entry, () => reload()), languageOverridesEditor(entry.value, () => reload())) : configField(entry, () => reload()),
+          ),
+        ),
+      ),
+  );
+  filter.addEventListener('input', () => {
+    const needle = filter.value.trim().toUpperCase();
+    for (const field of body.querySelectorAll<HTMLElement>('.field')) field.hidden = needle !== '' && !(field.dataset.key ?? '').includes(needle);
+  });
+};

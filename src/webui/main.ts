@@ -1,0 +1,43 @@
+/** The web UI: the avatar and chat on `#/`, the admin pages on their hash routes, one socket for all. */
+import { Avatar } from './avatar/avatar.ts';
+import { cachedAssets } from './avatar/asset-cache.ts';
+import { Stage } from './avatar/stage.ts';
+import { ChatPanel } from './chat/chat-panel.ts';
+import { askForApiKey } from './key-dialog.ts';
+import { apiJson, setKeyPrompt } from './net/api.ts';
+import { LiveSocket } from './net/live-socket.ts';
+import type { AnimationStateSnapshot, ClientMessage } from './protocol.ts';
+import { navigation, startRouter } from './router.ts';
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`index.html lacks #${id}`);
+  return found as T;
+}
+
+setKeyPrompt(askForApiKey);
+const stage = new Stage(element<HTMLCanvasElement>('avatar'));
+const send = (message: ClientMessage) => socket.send(message);
+const resync = () => {
+  apiJson<AnimationStateSnapshot>('/api/animation_state')
+    .then((snapshot) => avatar.sync(snapshot))
+    .catch(() => undefined);
+};
+const avatar = new Avatar(stage, send, resync);
+const chat = new ChatPanel(element('chat'), send);
+const status = element('connection');
+const socket = new LiveSocket({
+  hasAssets: cachedAssets,
+  onMessage: (message) => void (avatar.handle(message) || chat.handle(message)),
+  onReconnected: resync,
+  onStatus: (connected) => {
+    status.dataset.state = connected ? 'online' : 'offline';
+    status.title = connected ? 'Connected' : 'Reconnecting…';
+  },
+});
+
+avatar.earlyStart();
+socket.start();
+stage.start();
+element('header').append(navigation());
+startRouter(element('stage'), element('admin'), (visible) => (stage.visible = visible));

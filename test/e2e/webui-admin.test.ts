@@ -1,0 +1,65 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enableDevComponents } from '../../src/components/dev-flag.ts';
+import { fixtureRoots } from '../helpers/component-roots.ts';
+import { ARTIFACTS, launchBrowser, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+
+describe('web UI: admin pages', () => {
+  let server: RunningServer;
+  let browser: RunningBrowser;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    // Development components load only when the flag is on at start; the fixtures include one.
+    enableDevComponents(true);
+    [server, browser] = await Promise.all([startServer({ componentRoots: fixtureRoots }), launchBrowser()]);
+    enableDevComponents(false);
+    // A phone-sized screen: the admin pages must work there.
+    const context = await browser.browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true, hasTouch: true });
+    page = await context.newPage();
+    errors = watchErrors(page);
+  });
+
+  afterAll(async () => {
+    enableDevComponents(false);
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('shows a FAILED component with its reason, and the in-development badge', async () => {
+    await page.goto(`${server.url}/#/components`);
+    const failed = page.locator('.component[data-name="gated-or"]');
+    await failed.waitFor();
+    expect(await failed.getAttribute('data-status')).toBe('FAILED');
+    expect(await failed.locator('.reason').textContent()).toBe('Missing required configuration: MATRIX_USER_ID, MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN');
+    const dot = await failed.locator('.status-dot').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+    expect(dot).toBe('rgb(239, 93, 93)');
+    expect(await page.locator('.badge.dev').count()).toBeGreaterThan(0);
+    expect(await page.locator('.warning', { hasText: 'not saved' }).count()).toBe(1);
+    await page.screenshot({ path: join(ARTIFACTS, 'webui-components-phone.png'), fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
+  it('edits configuration: validates before saving, masks secrets, saves a value', async () => {
+    await page.goto(`${server.url}/#/config`);
+    const settings = page.locator('.field[data-key="VOX_ENGINE_SETTINGS"]');
+    await settings.waitFor();
+    await settings.locator('textarea').fill('{"speed": ');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    expect(await settings.locator('.issue').textContent()).toMatch(/^Not valid JSON/);
+    expect(server.test.services.config.sourceOf('VOX_ENGINE_SETTINGS')).toBe('default');
+    const port = page.locator('.field[data-key="APP_RATE_LIMIT_PER_MINUTE"]');
+    await port.locator('input').fill('240');
+    await port.getByRole('button', { name: 'Save' }).click();
+    await port.locator('text=source: override').waitFor();
+    expect(server.test.services.config.get('APP_RATE_LIMIT_PER_MINUTE')).toBe(240);
+    const key = page.locator('.field[data-key="APP_API_KEY"] input');
+    expect(await key.getAttribute('type')).toBe('password');
+    expect(await key.inputValue()).toBe('');
+    await page.locator('#vox-language-overrides').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'webui-config-phone.png') });
+    expect(errors).toEqual([]);
+  });
+});
