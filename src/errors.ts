@@ -113,13 +113,3 @@ export function installErrorHandlers(app: FastifyInstance): void {
 function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
   return reply.status(404).send({ error: { code: 'not_found', message: `Route ${request.method} ${request.url.split('?')[0]} not found` } });
 }
-
-/** The compatibility port speaks Ollama's shape, `{error: "<message>"}`, with the same statuses. */
-export function installOllamaErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error, request, reply) => {
-    const { status, body } = toErrorBody(error);
-    logIfServerError(request, error, status);
-    return reply.status(status).send({ error: body.error.message });
-  });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ error: `404 page not found: ${request.url.split('?')[0]}` }));
-}

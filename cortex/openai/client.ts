@@ -65,13 +65,14 @@ async function errorMessage(response: Response): Promise<string> {
   return `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
 }
 
-/** A timer that aborts `controller` unless pushed back in time by `touch`. */
+/** A timer that aborts `controller` unless pushed back in time by `touch` (a refresh: no new timer per chunk). */
 function idleTimer(controller: AbortController, ms: number) {
-  let timer = setTimeout(() => controller.abort(new OpenAiError(`no answer within ${ms / 1000} s`)), ms);
+  let started = false;
+  const timer = setTimeout(() => controller.abort(new OpenAiError(started ? `the stream stalled for ${ms / 1000} s` : `no answer within ${ms / 1000} s`)), ms);
   return {
     touch() {
-      clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new OpenAiError(`the stream stalled for ${ms / 1000} s`)), ms);
+      started = true;
+      timer.refresh();
     },
     clear: () => clearTimeout(timer),
   };

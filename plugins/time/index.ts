@@ -1,18 +1,27 @@
 import { definePlugin } from '../../src/components/contract.ts';
 
+/** Formatters by zone ('' for the server's): building one costs far more than formatting, and every prompt formats. */
+const formatters = new Map<string, Intl.DateTimeFormat | undefined>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat | undefined {
+  if (!formatters.has(timeZone)) {
+    try {
+      formatters.set(timeZone, new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }));
+    } catch {
+      formatters.set(timeZone, undefined);
+    }
+  }
+  return formatters.get(timeZone);
+}
+
 /** The zone to use: PERSONA_TIMEZONE when it is a zone Intl knows, else the server's. */
 function zoneOf(configured: string): string | undefined {
-  if (configured.trim() === '') return undefined;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: configured.trim() });
-    return configured.trim();
-  } catch {
-    return undefined;
-  }
+  const zone = configured.trim();
+  return zone !== '' && formatterFor(zone) ? zone : undefined;
 }
 
 export function describeNow(now: Date, timeZone: string | undefined): string {
-  const text = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', ...(timeZone ? { timeZone } : {}) }).format(now);
+  const text = (formatterFor(timeZone ?? '') as Intl.DateTimeFormat).format(now);
   return `${text}${timeZone ? ` (${timeZone})` : ''}`;
 }
 

@@ -17,13 +17,24 @@ export interface PromptInput {
   interfacePath: string;
 }
 
-function describeAction(type: string, spec: ActionSpec): string {
-  let schema = '';
-  try {
-    schema = JSON.stringify(z.toJSONSchema(spec.schema, { unrepresentable: 'any' }));
-  } catch {
-    schema = '{}';
+/** JSON schemas by action spec: converting costs more than the rest of the prompt, and specs do not change. */
+const schemas = new WeakMap<ActionSpec, string>();
+
+function schemaOf(spec: ActionSpec): string {
+  let schema = schemas.get(spec);
+  if (schema === undefined) {
+    try {
+      schema = JSON.stringify(z.toJSONSchema(spec.schema, { unrepresentable: 'any' }));
+    } catch {
+      schema = '{}';
+    }
+    schemas.set(spec, schema);
   }
+  return schema;
+}
+
+function describeAction(type: string, spec: ActionSpec): string {
+  const schema = schemaOf(spec);
   const lines = [`- ${type}: ${spec.brief}`, `  payload schema: ${schema}`];
   if (spec.examples && spec.examples.length > 0) lines.push(`  example: ${JSON.stringify({ actions: [{ type, payload: spec.examples[0] }] })}`);
   if (spec.instructions) lines.push(`  ${spec.instructions}`);

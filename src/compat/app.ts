@@ -1,16 +1,30 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import { installOllamaErrorHandlers } from '../errors.ts';
+import { badRequest } from '../errors.ts';
 import { createFastify } from '../http/create-fastify.ts';
 import type { Services } from '../services.ts';
+import { compatBridgeIfLoaded } from './compat-interface.ts';
+import { installCompatErrorHandlers } from './errors.ts';
+import { modelRoutes } from './routes/models.ts';
+import { ollamaChatRoutes } from './routes/ollama-chat.ts';
+import { openAiChatRoutes } from './routes/openai-chat.ts';
 
-/** The Ollama version string reported to clients that check for a minimum server version. */
-export const REPORTED_OLLAMA_VERSION = '0.12.0';
-
-/** The Ollama-compatible app of port 11435. Errors use Ollama's `{error}` shape. */
+/**
+ * The Ollama-compatible app of port 11435 (and OpenAI's chat completions). Main listens; the chat
+ * routes answer through the compat interface component, and 503 while it is not loaded.
+ */
 export async function buildCompatApp(services: Services): Promise<FastifyInstance> {
   const app = createFastify(services, 'compat');
-  installOllamaErrorHandlers(app);
+  installCompatErrorHandlers(app);
+  // Like Ollama, every body is JSON whatever its content type says (curl -d sends a form type).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, body === '' ? undefined : JSON.parse(body as string));
+    } catch {
+      done(badRequest('invalid character in the JSON body'), undefined);
+    }
+  });
   // Browser-based clients call from their own origin; trust still applies to everything but the probe.
   await app.register(cors, { origin: true, methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'] });
 
@@ -18,8 +32,16 @@ export async function buildCompatApp(services: Services): Promise<FastifyInstanc
     const probe = request.url === '/' && (request.method === 'GET' || request.method === 'HEAD');
     if (!probe && request.method !== 'OPTIONS') services.trust.assertTrusted(request);
   });
+  // Streams in progress would hold the listener open until the model finished: they end with their final
+  // chunk. Then the connections go too: a client that left one open would hold the close until the header timeout.
+  app.addHook('preClose', async () => {
+    await compatBridgeIfLoaded(services.assistant.components)?.cancelAll();
+    app.server.closeAllConnections();
+  });
 
   app.get('/', async (_request, reply) => reply.type('text/plain').send('Ollama is running'));
-  app.get('/api/version', async () => ({ version: REPORTED_OLLAMA_VERSION }));
+  await app.register(modelRoutes, { services });
+  await app.register(ollamaChatRoutes, { services });
+  await app.register(openAiChatRoutes, { services });
   return app;
 }

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { ActionOrigin, ChainPort, TokenUsage } from '../components/contract.ts';
+import type { ConfigStore } from '../config/store.ts';
+import type { Logger } from '../logging.ts';
+import type { PromptTurn } from './conversation.ts';
+import { ReplyStream } from './reply-stream.ts';
+
+export const COMPAT_INTERFACE = 'compat';
+/** Who speaks on the compat port: a trusted client without a user identity of its own. */
+export const COMPAT_SENDER = 'compat-client';
+export const compatPath = (conversation: string) => `${COMPAT_INTERFACE}/${conversation}`;
+
+/** `stop`: answered; `timeout`: stalled past COMPAT_STREAM_TIMEOUT or COMPAT_COMPLETION_TIMEOUT; `cancelled`: the client left. */
+export type FinishReason = 'stop' | 'timeout' | 'cancelled';
+
+export interface AskInput {
+  conversation: string;
+  text: string;
+  history: PromptTurn[];
+  /** A streaming answer may pause COMPAT_STREAM_TIMEOUT between chunks; another has COMPAT_COMPLETION_TIMEOUT in all. */
+  streaming: boolean;
+  /** The Cortex engine the client chose through the model name; the active one otherwise. */
+  engine?: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** The chain accepted the message (it waits in its conversation's queue or is being answered). */
+  onAccepted?: () => void;
+  /** Reply text as it may be shown, while it streams. */
+  onText?: (text: string) => void;
+}
+
+/** Monotonic instants (process.hrtime.bigint, nanoseconds). */
+export interface AskTimings {
+  start: bigint;
+  /** The message is saved and queued in the chain. */
+  queued?: bigint;
+  firstDelta?: bigint;
+  lastDelta?: bigint;
+  end: bigint;
+}
+
+export interface AskResult {
+  text: string;
+  reason: FinishReason;
+  /** Why a timed-out answer ended, for the final chunk. */
+  error?: string;
+  usage?: TokenUsage;
+  timings: AskTimings;
+}
+
+/** The chain turned the request away (rate limit or a flooded conversation): HTTP 429. */
+export class CompatBusyError extends Error {}
+
+class StallError extends Error {}
+
+/**
+ * The compat interface's side of the message chain: each request becomes a message on
+ * `compat/<conversation>`; the engine's deltas stream back as they come, and the reply the chain
+ * delivers through `message_compat` completes the answer. Framework-free; the HTTP routes adapt it.
+ */
+export class CompatBridge {
+  /** Texts delivered through message_compat, by the message they answer. */
+  private readonly pending = new Map<string, string[]>();
+  /** Answers in progress: how to stop each, and when it has finished. */
+  private readonly inFlight = new Map<AbortController, Promise<void>>();
+
+  constructor(private readonly deps: { chain: ChainPort; config: ConfigStore; logger: Logger }) {}
+
+  /** message_compat: the reply (or a notice) for a request still waiting; other paths have no listener. */
+  deliver(origin: ActionOrigin, text: string): void {
+    const waiting = this.pending.get(origin.messageId);
+    if (waiting) waiting.push(text);
+    else this.deps.logger.info({ interface_path: origin.interfacePath }, 'a compat message with no waiting request was dropped');
+  }
+
+  /** Ends every answer in progress (shutdown); resolves once their clients have had their final chunk. */
+  async cancelAll(): Promise<void> {
+    for (const controller of this.inFlight.keys()) controller.abort(new StallError('the server is stopping'));
+    await Promise.all(this.inFlight.values());
+    // The routes write the final chunks in the continuations of ask(), which run before this.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  async ask(input: AskInput): Promise<AskResult> {
+    const timings: AskTimings = { start: process.hrtime.bigint(), end: 0n };
+    const messageId = randomUUID();
+    const delivered: string[] = [];
+    const controller = new AbortController();
+    const clientGone = () => controller.abort(input.signal.reason);
+    if (input.signal.aborted) clientGone();
+    input.signal.addEventListener('abort', clientGone, { once: true });
+    const stall = this.stallTimer(controller, input.streaming);
+    const stream = new ReplyStream(input.onText);
+    let usage: TokenUsage | undefined;
+    let finished: () => void = () => undefined;
+    this.pending.set(messageId, delivered);
+    this.inFlight.set(controller, new Promise<void>((resolve) => (finished = resolve)));
+    try {
+      const submitted = await this.deps.chain.submit(
+        { interfaceId: COMPAT_INTERFACE, interfacePath: compatPath(input.conversation), text: input.text, senderId: COMPAT_SENDER, messageId, history: input.history },
+        {
+          signal: controller.signal,
+          engine: input.engine,
+          onUsage: (counted) => (usage = counted),
+          onDelta: (delta) => {
+            timings.firstDelta ??= process.hrtime.bigint();
+            timings.lastDelta = process.hrtime.bigint();
+            stall.touch();
+            stream.push(delta);
+          },
+        },
+      );
+      timings.queued = process.hrtime.bigint();
+      if (submitted.status === 'rate_limited') throw new CompatBusyError(`Too many requests; retry in ${Math.ceil(submitted.retryAfterMs / 1000)} s`);
+      if (submitted.status === 'busy') throw new CompatBusyError('This conversation already has too many requests waiting');
+      // An aborted answer still waiting in its conversation's queue ends now; the chain skips it later.
+      input.onAccepted?.();
+      if (submitted.status === 'queued') await Promise.race([submitted.done, abortedPromise(controller.signal)]);
+      const reason: FinishReason = !controller.signal.aborted ? 'stop' : controller.signal.reason instanceof StallError ? 'timeout' : 'cancelled';
+      if (reason === 'stop') stream.finish(delivered.join('\n\n'));
+      const error = reason === 'timeout' ? (controller.signal.reason as Error).message : undefined;
+      return { text: stream.shown, reason, timings: { ...timings, end: process.hrtime.bigint() }, ...(error ? { error } : {}), ...(usage ? { usage } : {}) };
+    } finally {
+      stall.clear();
+      input.signal.removeEventListener('abort', clientGone);
+      this.pending.delete(messageId);
+      this.inFlight.delete(controller);
+      finished();
+    }
+  }
+
+  /** COMPAT_STREAM_TIMEOUT restarts at each delta; COMPAT_COMPLETION_TIMEOUT runs once. 0 disables either. */
+  private stallTimer(controller: AbortController, streaming: boolean) {
+    const { config } = this.deps;
+    const seconds = streaming ? config.get('COMPAT_STREAM_TIMEOUT') : config.get('COMPAT_COMPLETION_TIMEOUT');
+    const message = streaming
+      ? `The model sent nothing for ${seconds} s (COMPAT_STREAM_TIMEOUT); the answer was stopped`
+      : `The answer took longer than ${seconds} s (COMPAT_COMPLETION_TIMEOUT) and was stopped`;
+    const timer = seconds > 0 ? setTimeout(() => controller.abort(new StallError(message)), seconds * 1000) : undefined;
+    return {
+      // refresh() restarts the same timer: cheaper than a new one for every chunk.
+      touch: () => void (streaming && timer?.refresh()),
+      clear: () => clearTimeout(timer),
+    };
+  }
+}
+
+function abortedPromise(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildCompatApp } from '../../src/compat/app.ts';
+import { startCompat, type CompatHarness } from '../helpers/compat.ts';
+import { createTestServices } from '../helpers/services.ts';
+
+const REMOTE = '203.0.113.7';
+
+async function lines(response: Response): Promise<string[]> {
+  const body = await response.text();
+  expect(body.endsWith('\n')).toBe(true);
+  return body.slice(0, -1).split('\n');
+}
+
+describe('compat port framing, errors and trust', () => {
+  let harness: CompatHarness;
+  const post = (path: string, body: string, headers: Record<string, string> = {}) => fetch(`${harness.url}${path}`, { method: 'POST', body, headers });
+  afterEach(async () => harness?.close());
+
+  it('streams NDJSON by default: one JSON object per line, the last one done, with CORS for browser clients', async () => {
+    harness = await startCompat();
+    harness.model.script({ kind: 'reply', text: 'One two three four.', chunkSize: 3 });
+    const response = await post('/api/chat', JSON.stringify({ model: 'anima', messages: [{ role: 'user', content: 'count' }] }), { origin: 'http://localhost:3000' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    const objects = (await lines(response)).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(objects.length).toBeGreaterThan(2);
+    for (const object of objects.slice(0, -1)) {
+      expect(Object.keys(object)).toEqual(['model', 'created_at', 'message', 'done']);
+      expect(object.done).toBe(false);
+      expect(new Date(object.created_at as string).toISOString()).toBe(object.created_at);
+    }
+    expect(Object.keys(objects.at(-1) ?? {})).toEqual([
+      'model', 'created_at', 'message', 'done_reason', 'done', 'total_duration', 'load_duration', 'prompt_eval_count', 'prompt_eval_duration', 'eval_count', 'eval_duration',
+    ]);
+    expect(objects.map((object) => (object.message as { content: string }).content).join('')).toBe('One two three four.');
+  });
+
+  it('sends each chunk as the model produces it, not at the end', async () => {
+    harness = await startCompat();
+    harness.model.script({ kind: 'reply', text: 'slowly', chunkSize: 2, delayMs: 150 });
+    const response = await post('/api/generate', JSON.stringify({ prompt: 'go' }));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const started = performance.now();
+    const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split('\n')[0] ?? '');
+    expect(first).toMatchObject({ model: 'anima:latest', response: 'sl', done: false });
+    expect(performance.now() - started).toBeLessThan(400);
+    await reader.cancel();
+  });
+
+  it('answers 400 with {error} for malformed JSON and missing or wrongly typed messages or prompt', async () => {
+    harness = await startCompat();
+    const cases: Array<[string, string]> = [
+      ['/api/chat', '{oops'],
+      ['/api/chat', JSON.stringify({ model: 'anima' })],
+      ['/api/chat', JSON.stringify({ messages: 'hello' })],
+      ['/api/chat', JSON.stringify({ messages: [{ role: 'user', content: 42 }] })],
+      ['/api/chat', JSON.stringify({ messages: [{ role: 'system', content: 'only a system prompt' }] })],
+      ['/api/generate', JSON.stringify({ model: 'anima' })],
+      ['/api/generate', JSON.stringify({ prompt: ['a'] })],
+    ];
+    for (const [path, body] of cases) {
+      const response = await post(path, body);
+      expect(response.status, body).toBe(400);
+      expect(await response.json()).toEqual({ error: expect.any(String) });
+    }
+    const badHeader = await post('/api/chat', JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }), { 'x-anima-conversation': 'no spaces allowed' });
+    expect(badHeader.status).toBe(400);
+    expect(harness.model.requests).toHaveLength(0);
+  });
+
+  it('answers /api/models/{name} for a known model and 404 {error} for an unknown one; unknown routes are 404 too', async () => {
+    harness = await startCompat();
+    const known = await fetch(`${harness.url}/api/models/anima`);
+    expect(await known.json()).toMatchObject({ id: 'anima:latest', name: 'Anima', display_name: 'Anima', engine: null });
+    const unknown = await fetch(`${harness.url}/api/models/llama3`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: "model 'llama3' not found" });
+    expect((await fetch(`${harness.url}/api/pull`, { method: 'POST', body: '{}' })).status).toBe(404);
+    const openAiMissing = await fetch(`${harness.url}/v1/embeddings`, { method: 'POST', body: '{}' });
+    expect(((await openAiMissing.json()) as { error: unknown }).error).toMatchObject({ message: expect.any(String), type: 'invalid_request_error' });
+  });
+
+  it('requires trust except for the probe: a remote client without the key gets 401, with it an answer', async () => {
+    harness = await startCompat({ APP_API_KEY: 'k3y' });
+    const { app } = harness;
+    const probe = await app.inject({ method: 'GET', url: '/', remoteAddress: REMOTE });
+    expect([probe.statusCode, probe.body]).toEqual([200, 'Ollama is running']);
+    expect((await app.inject({ method: 'HEAD', url: '/', remoteAddress: REMOTE })).statusCode).toBe(200);
+    for (const url of ['/api/tags', '/api/version', '/v1/models']) expect((await app.inject({ method: 'GET', url, remoteAddress: REMOTE })).statusCode).toBe(401);
+    const chat = await app.inject({ method: 'POST', url: '/api/chat', remoteAddress: REMOTE, payload: { messages: [{ role: 'user', content: 'hi' }] } });
+    expect([chat.statusCode, chat.json()]).toEqual([401, { error: expect.any(String) }]);
+    const openAi = await app.inject({ method: 'POST', url: '/v1/chat/completions', remoteAddress: REMOTE, payload: { messages: [{ role: 'user', content: 'hi' }] } });
+    expect([openAi.statusCode, openAi.json().error.type]).toEqual([401, 'authentication_error']);
+    const keyed = await app.inject({ method: 'POST', url: '/api/chat', remoteAddress: REMOTE, headers: { authorization: 'Bearer k3y' }, payload: { stream: false, messages: [{ role: 'user', content: 'hi' }] } });
+    expect(keyed.json()).toMatchObject({ done: true, message: { content: 'Hello from the fake model.' } });
+    expect(harness.model.requests).toHaveLength(1);
+  });
+
+  it('answers 503 {error} on the chat routes while the compat interface is not loaded; the catalogue still answers', async () => {
+    const test = await createTestServices();
+    const app = await buildCompatApp(test.services);
+    try {
+      const chat = await app.inject({ method: 'POST', url: '/api/chat', payload: { messages: [{ role: 'user', content: 'hi' }] } });
+      expect(chat.statusCode).toBe(503);
+      expect(chat.json().error).toContain('compat interface is not loaded');
+      expect((await app.inject({ method: 'GET', url: '/api/tags' })).json().models).toHaveLength(1);
+    } finally {
+      await app.close();
+      await test.close();
+    }
+  });
+});

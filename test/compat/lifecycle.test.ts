@@ -1,0 +1,97 @@
+import { Ollama } from 'ollama';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCompat, settled, type CompatHarness } from '../helpers/compat.ts';
+
+const chatBody = (content: string, extra: Record<string, unknown> = {}) => JSON.stringify({ model: 'anima', messages: [{ role: 'user', content }], ...extra });
+
+describe('compat answers: cancellation, timeouts, concurrency', () => {
+  let harness: CompatHarness;
+  afterEach(async () => harness?.close());
+
+  it('cancels the generation when the client disconnects mid-stream: the model request is aborted', async () => {
+    harness = await startCompat();
+    harness.model.script({ kind: 'reply', text: 'a very long answer that takes its time', chunkSize: 2, delayMs: 40 });
+    const controller = new AbortController();
+    const response = await fetch(`${harness.url}/api/chat`, { method: 'POST', body: chatBody('talk for long'), signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    controller.abort();
+    await harness.model.waitForAborted(1);
+    await settled(harness);
+    expect(harness.test.services.body.getAnimation().contexts).toEqual([]);
+    const [path] = (await harness.test.services.history.chat.list({ limit: 10 })).map((item) => item.interface_path);
+    const saved = await harness.test.services.history.chat.load(path ?? '');
+    expect(saved.map((item) => item.sender_id)).toEqual(['compat-client']);
+  });
+
+  it('cancels through the ollama client abort() and while waiting for a stream: false answer', async () => {
+    harness = await startCompat();
+    harness.model.script({ kind: 'hang' }, { kind: 'hang' });
+    const client = new Ollama({ host: harness.url });
+    const streaming = client.chat({ model: 'anima', messages: [{ role: 'user', content: 'first' }], stream: true });
+    const iterator = await streaming;
+    while (harness.model.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    iterator.abort();
+    await harness.model.waitForAborted(1);
+    const controller = new AbortController();
+    const waiting = fetch(`${harness.url}/api/chat`, { method: 'POST', body: chatBody('second', { stream: false }), signal: controller.signal }).catch(() => 'aborted');
+    while (harness.model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(await waiting).toBe('aborted');
+    await harness.model.waitForAborted(2);
+    await settled(harness);
+  });
+
+  it('ends a stalled stream after COMPAT_STREAM_TIMEOUT with a final chunk that says so', async () => {
+    harness = await startCompat({ COMPAT_STREAM_TIMEOUT: '0.2' });
+    harness.model.script({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
+    const response = await fetch(`${harness.url}/api/chat`, { method: 'POST', body: chatBody('are you there?') });
+    const final = JSON.parse((await response.text()).trim().split('\n').at(-1) ?? '');
+    expect(final).toMatchObject({ done: true, done_reason: 'timeout', error: expect.stringContaining('COMPAT_STREAM_TIMEOUT') });
+    expect(final.total_duration).toBeGreaterThanOrEqual(0.2e9);
+    await harness.model.waitForAborted(1);
+    const client = new Ollama({ host: harness.url });
+    const ollamaStream = async () => {
+      for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'again?' }], stream: true })) void chunk;
+    };
+    await expect(ollamaStream()).rejects.toThrow(/COMPAT_STREAM_TIMEOUT/);
+    const openai = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: 'x', maxRetries: 0 });
+    const openAiStream = async () => {
+      for await (const chunk of await openai.chat.completions.create({ model: 'anima', messages: [{ role: 'user', content: 'hello?' }], stream: true })) void chunk;
+    };
+    await expect(openAiStream()).rejects.toThrow(/COMPAT_STREAM_TIMEOUT/);
+    await settled(harness);
+  });
+
+  it('ends a stream: false answer after COMPAT_COMPLETION_TIMEOUT with done_reason timeout', async () => {
+    harness = await startCompat({ COMPAT_COMPLETION_TIMEOUT: '0.2' });
+    harness.model.script({ kind: 'hang' });
+    const response = await fetch(`${harness.url}/api/generate`, { method: 'POST', body: JSON.stringify({ prompt: 'think hard', stream: false }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ done: true, done_reason: 'timeout', response: '', error: expect.stringContaining('COMPAT_COMPLETION_TIMEOUT') });
+    await harness.model.waitForAborted(1);
+    await settled(harness);
+  });
+
+  it('serves 50 simultaneous streams, each getting exactly one whole answer', async () => {
+    harness = await startCompat();
+    const texts = Array.from({ length: 50 }, (_, index) => `Answer number ${index} for you.`);
+    harness.model.script(...texts.map((text) => ({ kind: 'reply' as const, text, chunkSize: 4, delayMs: 2 })));
+    const client = new Ollama({ host: harness.url });
+    const received = await Promise.all(
+      texts.map(async (_, index) => {
+        let text = '';
+        let done = 0;
+        for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content: `question ${index}` }], stream: true })) {
+          text += chunk.message.content;
+          if (chunk.done) done += 1;
+        }
+        expect(done).toBe(1);
+        return text;
+      }),
+    );
+    expect([...received].sort()).toEqual([...texts].sort());
+    await settled(harness);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { conversationId, splitConversation } from '../../src/compat/conversation.ts';
+import { ReplyStream } from '../../src/compat/reply-stream.ts';
+
+const run = (deltas: string[], delivered: string) => {
+  const sent: string[] = [];
+  const stream = new ReplyStream((text) => sent.push(text));
+  for (const delta of deltas) stream.push(delta);
+  stream.finish(delivered);
+  return sent;
+};
+
+describe('ReplyStream', () => {
+  it('forwards plain text as it streams, without the leading blank', () => {
+    expect(run(['  Hel', 'lo ', 'there'], 'Hello there')).toEqual(['Hel', 'lo ', 'there']);
+  });
+
+  it('holds back a reply that opens like an action list, then sends what the chain delivered', () => {
+    expect(run(['{"act', 'ions": []}'], 'Done.')).toEqual(['Done.']);
+  });
+
+  it('stops at a fence (and a possible one) and sends the rest once the chain has parsed it', () => {
+    expect(run(['Sure! `', '``json\n{"actions":[]}\n```'], 'Sure!')).toEqual(['Sure! ']);
+    expect(run(['Code: ``', '`js\nx\n```'], 'Code: ```js\nx\n```')).toEqual(['Code: ', '```js\nx\n```']);
+  });
+});
+
+describe('compat conversations', () => {
+  it('are named by the header, or by a hash of how they open', () => {
+    const opening = [{ role: 'system', content: 'S' }, { role: 'user', content: 'hi' }];
+    expect(conversationId('desk-1', opening)).toBe('desk-1');
+    expect(conversationId(undefined, opening)).toMatch(/^[0-9a-f]{16}$/);
+    expect(conversationId(undefined, [...opening, { role: 'assistant', content: 'yo' }, { role: 'user', content: 'more' }])).toBe(conversationId(undefined, opening));
+    expect(conversationId(undefined, [{ role: 'user', content: 'hi' }])).not.toBe(conversationId(undefined, opening));
+  });
+
+  it('keep the newest user message apart and at most maxHistory earlier turns', () => {
+    const turns = [
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'a' },
+      { role: 'assistant', content: 'b' },
+      { role: 'tool', content: 't' },
+      { role: 'user', content: 'c' },
+      { role: 'assistant', content: 'prefill' },
+    ];
+    expect(splitConversation(turns, 20)).toEqual({ text: 'c', history: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] });
+    expect(splitConversation(turns, 1)?.history).toEqual([{ role: 'assistant', content: 'b' }]);
+    expect(splitConversation(turns, 0)?.history).toEqual([]);
+    expect(splitConversation([{ role: 'system', content: 'S' }], 20)).toBeUndefined();
+  });
+});
