@@ -26,7 +26,7 @@ import { audioStreamRoutes } from './realtime/audio-stream.ts';
 import { bodySocketRoutes } from './realtime/body-sockets.ts';
 import { logStreamRoutes } from './realtime/log-stream.ts';
 import type { Services } from './services.ts';
-import { isLoopbackAddress } from './trust.ts';
+import { isLoopbackAddress, unauthorized } from './trust.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -69,9 +69,11 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   });
   await registerApiDocs(app, services);
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.trust === 'hello') return;
-    if (request.url.startsWith('/api/') || request.url === '/api') trust.assertTrusted(request);
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const guarded = request.routeOptions.config.trust !== 'hello' && (request.url.startsWith('/api/') || request.url === '/api');
+    if (guarded && !trust.isTrusted(request)) return done(unauthorized());
+    done();
   });
 
   await app.register(sessionRoutes, { services });

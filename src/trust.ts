@@ -18,6 +18,8 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return bare === '::1';
 }
 
+export const unauthorized = () => new AppError(401, 'unauthorized', 'This request needs the API key or a session token');
+
 export interface SessionGrant {
   session_id: string;
   token: string;
@@ -108,9 +110,7 @@ export class TrustPolicy {
 
   /** An onRequest hook body: throws 401 for an untrusted request. */
   assertTrusted(request: Pick<FastifyRequest, 'ip' | 'headers'>): void {
-    if (!this.isTrusted(request)) {
-      throw new AppError(401, 'unauthorized', 'This request needs the API key or a session token');
-    }
+    if (!this.isTrusted(request)) throw unauthorized();
   }
 
   /** Verifies a hello token: a session token or the API key itself (for headless clients). */

@@ -39,10 +39,23 @@ export function securityHeaders(https: boolean): Record<string, string> {
   return headers;
 }
 
+/**
+ * JSON answers are never rendered as documents, so the document policies (CSP directives, frame and
+ * origin isolation) mean nothing there. They get what protects data: no sniffing, no cross-origin
+ * embedding, no framing, no referrer.
+ */
+export function apiSecurityHeaders(https: boolean): Record<string, string> {
+  const full = securityHeaders(https);
+  const keep = ['x-content-type-options', 'cross-origin-resource-policy', 'referrer-policy', 'strict-transport-security'];
+  const headers = Object.fromEntries(keep.flatMap((name) => (full[name] === undefined ? [] : [[name, full[name]]])));
+  return { ...headers, 'content-security-policy': "frame-ancestors 'none'" };
+}
+
 export function addSecurityHeaders(app: FastifyInstance, https: boolean): void {
-  const headers = securityHeaders(https);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const documents = securityHeaders(https);
+  const api = apiSecurityHeaders(https);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(request.url.startsWith('/api/') ? api : documents);
     done();
   });
 }

@@ -12,19 +12,9 @@ const staticSystem = {
   pid: process.pid,
 };
 
-const SAMPLE_INTERVAL_MS = 1000;
-let sampled = { at: 0, values: { free_memory_bytes: 0, rss_bytes: 0, load_average: [0, 0, 0] } };
+export type About = ReturnType<typeof buildAbout>;
 
-/** Memory and load come from /proc; one sample a second is plenty for a status page. */
-function systemSample(now: number) {
-  if (now - sampled.at >= SAMPLE_INTERVAL_MS) {
-    sampled = { at: now, values: { free_memory_bytes: os.freemem(), rss_bytes: process.memoryUsage.rss(), load_average: os.loadavg() } };
-  }
-  return sampled.values;
-}
-
-export function describeAbout(services: Services) {
-  const now = Date.now();
+function buildAbout(services: Services, now: number) {
   return {
     name: 'Anima',
     version: services.runtime.version,
@@ -32,8 +22,27 @@ export function describeAbout(services: Services) {
     uptime_s: Math.round((now - services.runtime.startedAt.getTime()) / 1000),
     active_sessions: services.gate.openCount(),
     session_tokens: services.trust.tokens.activeCount(),
-    ports: services.runtime.ports,
+    ports: { ...services.runtime.ports },
     database: { dialect: services.database.dialect },
-    system: { ...staticSystem, ...systemSample(now) },
+    // Memory and load come from /proc; one reading a second is plenty for a status page.
+    system: { ...staticSystem, free_memory_bytes: os.freemem(), rss_bytes: process.memoryUsage.rss(), load_average: os.loadavg() },
   };
+}
+
+const cache = new WeakMap<Services, { second: number; sessions: number; tokens: number; ports: string; about: About }>();
+
+/**
+ * The status figures have a resolution of one second, so one answer serves every request of the same
+ * second unless the sessions or ports changed meanwhile.
+ */
+export function describeAbout(services: Services, now = Date.now()): About {
+  const second = Math.floor(now / 1000);
+  const sessions = services.gate.openCount();
+  const tokens = services.trust.tokens.activeCount();
+  const ports = JSON.stringify(services.runtime.ports);
+  const cached = cache.get(services);
+  if (cached && cached.second === second && cached.sessions === sessions && cached.tokens === tokens && cached.ports === ports) return cached.about;
+  const about = buildAbout(services, now);
+  cache.set(services, { second, sessions, tokens, ports, about });
+  return about;
 }

@@ -12,12 +12,23 @@ describe('security headers', () => {
     await harness?.close();
   });
 
-  it('are set on every response, errors included', async () => {
+  it('protect every API answer, errors included, without document-only policies', async () => {
     harness = await createTestServices();
     app = await buildApp(harness.services);
     for (const url of ['/api/about', '/api/missing']) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(response.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+      expect(response.headers['x-frame-options']).toBeUndefined();
+    }
+  });
+
+  it('give documents and static files the full policy', async () => {
+    harness = await createTestServices();
+    app = await buildApp(harness.services);
+    for (const url of ['/', '/skins/missing.json']) {
+      const response = await app.inject({ method: 'GET', url });
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     }
