@@ -12,6 +12,8 @@ export function createFastify(services: Services, listener: string, https?: { ce
     loggerInstance: services.logger.child({ listener }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: services.config.get('APP_BODY_LIMIT_BYTES'),
+    // Errors found before routing (a malformed URL) go through the app's own error handler and shape.
+    frameworkErrors: (error, request, reply) => void reply.server.errorHandler.call(reply.server, error, request, reply),
     ...(https ? { https } : {}),
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);

@@ -45,3 +45,23 @@ describe('error responses', () => {
     expect(typeof malformed.json().error).toBe('string');
   });
 });
+
+describe('malformed URLs', () => {
+  it('answer 400 in the contract shape on the web port and in Ollama\'s on the compat port', async () => {
+    const harness = await createTestServices();
+    const web = await buildApp(harness.services);
+    const compat = await buildCompatApp(harness.services);
+    try {
+      const bad = await web.inject({ method: 'GET', url: '/skins/%E0%A4%A' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+      const badCompat = await compat.inject({ method: 'GET', url: '/api/%E0%A4%A' });
+      expect(badCompat.statusCode).toBe(400);
+      expect(badCompat.json()).toEqual({ error: expect.any(String) });
+    } finally {
+      await web.close();
+      await compat.close();
+      await harness.close();
+    }
+  });
+});
