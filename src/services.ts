@@ -4,6 +4,7 @@ import { startAudio, type AudioServices } from './audio/audio-services.ts';
 import type { BodyServer } from './body/body-server.ts';
 import { startBodyService } from './body/body-service.ts';
 import { createAssistant, type Assistant } from './chain/assistant.ts';
+import { connectWebChat } from './chat/web-chat-interface.ts';
 import type { ComponentRoots } from './components/discovery.ts';
 import type { ConfigStore } from './config/store.ts';
 import { openDatabase, type DatabaseHandle } from './db/dialect.ts';
@@ -103,6 +104,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   });
   await assistant.start();
   const audio = await startAudio({ config, logger, cwd, body: bodyService.body, assistant });
+  const disconnectWebChat = connectWebChat({ components: assistant.components, outlets: audio.vox.outlets, archives: history.archives });
   return {
     config,
     database,
@@ -122,7 +124,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     history,
     assistant,
     audio,
-    disposers: [history.stop, bodyService.stop, assistant.stop, audio.stop],
+    disposers: [history.stop, bodyService.stop, assistant.stop, audio.stop, disconnectWebChat],
   };
 }
 

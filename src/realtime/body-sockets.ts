@@ -1,15 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../services.ts';
 import { SocketHub } from './socket-hub.ts';
+import { webChatSockets } from './web-chat-sockets.ts';
 
 /**
  * WS /ws (the web UI socket) and WS /api/body/ws (the public body API socket): the same protocol, each
- * hub one body transport for as long as this app runs.
+ * hub one body transport for as long as this app runs. `/ws` also carries the web chat.
  */
 export const bodySocketRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const logger = services.logger.child({ component: 'sockets' });
   const hubs = {
-    '/ws': new SocketHub(services.body, services.gate, logger.child({ socket: 'webui' })),
+    '/ws': new SocketHub(
+      services.body,
+      services.gate,
+      logger.child({ socket: 'webui' }),
+      webChatSockets({ components: services.assistant.components, sessions: services.history.sessions, history: services.history.chat, logger: logger.child({ socket: 'webui', component: 'web_chat' }) }),
+    ),
     '/api/body/ws': new SocketHub(services.body, services.gate, logger.child({ socket: 'body_api' })),
   };
   for (const [path, hub] of Object.entries(hubs)) {

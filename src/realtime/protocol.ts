@@ -10,11 +10,23 @@ export const AnimationCompleteSchema = z.object({
 
 export const PingSchema = z.object({ type: z.literal('ping') });
 
+/** The web chat's longest message: the page's text box allows as much. */
+export const CHAT_TEXT_MAX = 4000;
+
+/** A message typed in the web UI (contract: "Chat over the web UI socket"); `id` comes back with its echo. */
+export const ChatSchema = z.object({
+  type: z.literal('chat'),
+  text: z.string().trim().min(1, 'text must not be empty').max(CHAT_TEXT_MAX),
+  id: z.string().min(1).max(128),
+});
+export type ChatClientMessage = z.infer<typeof ChatSchema>;
+
 /**
  * Everything a client may send on `/ws` and `/api/body/ws` after its hello. A later hello re-syncs the
- * socket (missing assets and full state again), for a client that reloaded its caches.
+ * socket (missing assets and full state again), for a client that reloaded its caches. `chat` is
+ * answered only on `/ws`.
  */
-export const ClientMessageSchema = z.discriminatedUnion('type', [HelloSchema, AnimationCompleteSchema, PingSchema]);
+export const ClientMessageSchema = z.discriminatedUnion('type', [HelloSchema, AnimationCompleteSchema, PingSchema, ChatSchema]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
 export type ProtocolErrorCode = 'invalid_json' | 'invalid_message' | 'binary_not_supported';

@@ -8,6 +8,7 @@ import type { SocketGate } from '../trust.ts';
 import { encodeFrame } from './frames.ts';
 import { parseClientFrame, type ClientMessage } from './protocol.ts';
 import { TokenBucket } from './token-bucket.ts';
+import type { SocketChat, SocketChatSession } from './web-chat-sockets.ts';
 
 /** Messages a socket may send in a burst, and per second after it. */
 const BURST_MESSAGES = 40;
@@ -20,6 +21,7 @@ const TRY_AGAIN_LATER = 1013;
 interface Client {
   socket: WebSocket;
   sessionId: string;
+  chat?: SocketChatSession;
 }
 
 /**
@@ -34,6 +36,8 @@ export class SocketHub implements BodyTransport {
     private readonly body: BodyServer,
     private readonly gate: SocketGate,
     private readonly logger: Logger,
+    /** The web chat, on `/ws` only; without it `chat` messages are refused. */
+    private readonly chat?: SocketChat,
   ) {}
 
   /** Takes over a freshly upgraded socket. Nothing is sent to it before its hello. */
@@ -65,6 +69,7 @@ export class SocketHub implements BodyTransport {
         client = { socket, sessionId: admitted.sessionId };
         this.add(client);
         this.welcome(client, admitted.hasAssets);
+        this.openChat(client);
         for (const [data, isBinary] of early.splice(0)) this.receive(client, data, isBinary);
       })
       .catch((error: unknown) => this.logger.error({ err: error }, 'admitting a socket failed'));
@@ -128,6 +133,11 @@ export class SocketHub implements BodyTransport {
     for (const message of this.body.welcomeMessages(hasAssets)) this.write(client, encodeFrame(message));
   }
 
+  private openChat(client: Client): void {
+    if (!this.chat) return;
+    client.chat = this.chat.open({ bodySessionId: client.sessionId, send: (frame) => this.write(client, encodeFrame(frame)) });
+  }
+
   private receive(client: Client, data: RawData, isBinary: boolean): void {
     try {
       const parsed = parseClientFrame(data, isBinary);
@@ -149,6 +159,10 @@ export class SocketHub implements BodyTransport {
       case 'ping':
         this.write(client, encodeFrame({ type: 'pong' }));
         return;
+      case 'chat':
+        if (client.chat) client.chat.receive(message);
+        else this.write(client, encodeFrame({ type: 'error', code: 'invalid_message', message: 'chat is answered on /ws only' }));
+        return;
     }
   }
 
@@ -160,6 +174,7 @@ export class SocketHub implements BodyTransport {
   }
 
   private remove(client: Client): void {
+    client.chat?.close();
     this.clients.delete(client);
     const clients = this.sessions.get(client.sessionId);
     clients?.delete(client);
