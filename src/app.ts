@@ -21,6 +21,8 @@ import { sessionRoutes } from './http/routes/session.ts';
 import { skinRoutes } from './http/routes/skins.ts';
 import { staticSkinRoutes } from './http/routes/static-skins.ts';
 import { systemRoutes } from './http/routes/system.ts';
+import { uploadRoutes } from './http/routes/uploads.ts';
+import { vrmRoutes } from './http/routes/vrm.ts';
 import { webuiRoutes } from './http/routes/webui.ts';
 import { audioStreamRoutes } from './realtime/audio-stream.ts';
 import { bodySocketRoutes } from './realtime/body-sockets.ts';
@@ -87,6 +89,8 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(bodyRoutes, { services });
   await app.register(skinRoutes, { services });
   await app.register(staticSkinRoutes, { services });
+  await app.register(uploadRoutes, { services });
+  await app.register(vrmRoutes, { services });
   await app.register(bodySocketRoutes, { services });
   await app.register(audioRoutes, { services });
   await app.register(audioStreamRoutes, { services });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startAudio, type AudioServices } from './audio/audio-services.ts';
 import type { BodyServer } from './body/body-server.ts';
+import { startAvatarFiles, type AvatarFiles } from './body/avatar-files.ts';
 import { startBodyService } from './body/body-service.ts';
 import { createAssistant, type Assistant } from './chain/assistant.ts';
 import { connectWebChat } from './chat/web-chat-interface.ts';
@@ -52,6 +53,8 @@ export interface Services {
   paths: Paths;
   /** The avatar's body-state server (model, animation, face, speech audio). */
   body: BodyServer;
+  /** Uploaded animations (temporary, promotable) and custom VRM models. */
+  avatarFiles: AvatarFiles;
   /** Chat history, the web session, chat archives, session metadata, the diary. */
   history: HistoryServices;
   /** Components, the Cortex engines, the message chain and integrations. */
@@ -92,6 +95,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   );
   const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
+  const avatarFiles = await startAvatarFiles({ body: bodyService.body, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   const assistant = createAssistant({
     config,
     logger,
@@ -121,10 +125,11 @@ export async function createServices(options: ServiceOptions): Promise<Services>
       skins: resolve(cwd, config.get('SKINS_DIR')),
     },
     body: bodyService.body,
+    avatarFiles,
     history,
     assistant,
     audio,
-    disposers: [history.stop, bodyService.stop, assistant.stop, audio.stop, disconnectWebChat],
+    disposers: [history.stop, bodyService.stop, avatarFiles.stop, assistant.stop, audio.stop, disconnectWebChat],
   };
 }
 

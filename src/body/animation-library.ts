@@ -53,6 +53,11 @@ export class AnimationLibrary {
     if (!this.temporary.includes(absolute)) this.temporary.unshift(absolute);
   }
 
+  /** The temporary search roots, newest first. */
+  temporaryPaths(): string[] {
+    return [...this.temporary];
+  }
+
   removeTemporaryPath(path: string): boolean {
     const index = this.temporary.indexOf(resolve(path));
     if (index >= 0) this.temporary.splice(index, 1);

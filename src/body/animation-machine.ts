@@ -117,7 +117,9 @@ export class AnimationMachine {
       return { accepted: false, state: this.playing.state, context_id: request.contextId ?? null };
     }
     if (state === 'idle') {
-      if (request.contextId !== undefined) this.contexts.delete(request.contextId);
+      // Idle is the absence of contexts. Being accepted, this request outranks or equals every other
+      // context; leaving one open would make a later stop skip its outro and the return to idle.
+      this.contexts.clear();
       if (this.playing.state !== 'idle') this.play('idle', this.playOptions(request));
       return { accepted: true, state: 'idle', context_id: request.contextId ?? null };
     }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { byName, isAnimationFile, readEntries, skinUrl } from './skin-files.ts';
+import { animationUrl, byName, isAnimationFile, readEntries, skinUrl } from './skin-files.ts';
 
 export type AssetKind = 'vrm' | 'animation' | 'descriptor' | 'persona';
 
@@ -56,32 +56,55 @@ function digestFile(path: string): Promise<string> {
   });
 }
 
-/** The files of one skin a client may cache: models, persona, animations and descriptors. */
-async function skinFiles(skinsDir: string, skin: string): Promise<Array<{ path: string; kind: AssetKind }>> {
-  const root = join(skinsDir, skin);
-  const files: Array<{ path: string; kind: AssetKind }> = [];
-  for (const entry of (await readEntries(root)).sort((a, b) => byName(a.name, b.name))) {
-    if (!entry.isFile()) continue;
-    if (entry.name.endsWith('.vrm')) files.push({ path: join(root, entry.name), kind: 'vrm' });
-    if (entry.name === 'persona.json') files.push({ path: join(root, entry.name), kind: 'persona' });
-  }
+interface ListedFile {
+  path: string;
+  kind: AssetKind;
+  url: string | undefined;
+}
+
+/** The animations and descriptors of `<root>/animations/<state>/`, with the URLs clients fetch them from. */
+async function animationFiles(skinsDir: string, root: string): Promise<ListedFile[]> {
+  const files: ListedFile[] = [];
   const states = (await readEntries(join(root, 'animations'))).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   for (const state of states.sort(byName)) {
     const folder = join(root, 'animations', state);
     for (const entry of (await readEntries(folder)).sort((a, b) => byName(a.name, b.name))) {
       if (!entry.isFile()) continue;
-      if (isAnimationFile(entry.name)) files.push({ path: join(folder, entry.name), kind: 'animation' });
-      else if (entry.name.endsWith('.json') && isAnimationFile(entry.name.slice(0, -5))) files.push({ path: join(folder, entry.name), kind: 'descriptor' });
+      const path = join(folder, entry.name);
+      if (isAnimationFile(entry.name)) files.push({ path, kind: 'animation', url: animationUrl(skinsDir, state, entry.name, path) });
+      else if (entry.name.endsWith('.json') && isAnimationFile(entry.name.slice(0, -5))) files.push({ path, kind: 'descriptor', url: skinUrl(skinsDir, path) });
     }
   }
   return files;
 }
 
-/** The content-hash manifest of the active and fallback skins, for client caches. */
+/** The files of one skin a client may cache: models, persona, animations and descriptors. */
+async function skinFiles(skinsDir: string, skin: string): Promise<ListedFile[]> {
+  const root = join(skinsDir, skin);
+  const files: ListedFile[] = [];
+  for (const entry of (await readEntries(root)).sort((a, b) => byName(a.name, b.name))) {
+    if (!entry.isFile()) continue;
+    const path = join(root, entry.name);
+    if (entry.name.endsWith('.vrm')) files.push({ path, kind: 'vrm', url: skinUrl(skinsDir, path) });
+    if (entry.name === 'persona.json') files.push({ path, kind: 'persona', url: skinUrl(skinsDir, path) });
+  }
+  return [...files, ...(await animationFiles(skinsDir, root))];
+}
+
+/** Files outside the skin folders that clients also load (a custom model), listed by their owner. */
+export type AssetSource = () => Array<{ path: string; url: string; kind: AssetKind }>;
+
+/**
+ * The content-hash manifest for client caches: the active and fallback skins, the temporary search
+ * paths (uploads) and whatever the registered sources add. Hashes are recomputed only for changed files.
+ */
 export class AssetManifest {
+  private readonly sources = new Set<AssetSource>();
+
   constructor(
     private readonly skinsDir: string,
     private readonly skins: () => string[],
+    private readonly temporaryRoots: () => string[],
     private readonly hasher = new FileHasher(),
   ) {}
 
@@ -89,14 +112,24 @@ export class AssetManifest {
     return this.hasher.hash(path);
   }
 
+  addSource(source: AssetSource): () => void {
+    this.sources.add(source);
+    return () => this.sources.delete(source);
+  }
+
   async list(): Promise<Asset[]> {
+    const files: ListedFile[] = [];
+    for (const root of this.temporaryRoots()) files.push(...(await animationFiles(this.skinsDir, root)));
+    for (const skin of new Set(this.skins())) files.push(...(await skinFiles(this.skinsDir, skin)));
+    for (const source of this.sources) files.push(...source());
     const assets: Asset[] = [];
-    for (const skin of new Set(this.skins())) {
-      for (const file of await skinFiles(this.skinsDir, skin)) {
-        const hashed = await this.hasher.hash(file.path);
-        const url = skinUrl(this.skinsDir, file.path);
-        if (hashed && url) assets.push({ url, hash: hashed.hash, size: hashed.size, kind: file.kind });
-      }
+    const seen = new Set<string>();
+    for (const file of files) {
+      if (file.url === undefined || seen.has(file.url)) continue;
+      const hashed = await this.hasher.hash(file.path);
+      if (!hashed) continue;
+      seen.add(file.url);
+      assets.push({ url: file.url, hash: hashed.hash, size: hashed.size, kind: file.kind });
     }
     return assets;
   }

@@ -65,7 +65,7 @@ export class BodyServer {
     this.clock = options.clock ?? systemClock;
     this.transports = new TransportSet(logger);
     this.library = new AnimationLibrary(options.skinsDir, options.activeSkin, logger);
-    this.assets = new AssetManifest(options.skinsDir, () => [this.library.skin, FALLBACK_SKIN]);
+    this.assets = new AssetManifest(options.skinsDir, () => [this.library.skin, FALLBACK_SKIN], () => this.library.temporaryPaths());
     this.audio = new AudioTracker(this.clock, (audio) => this.transports.each('broadcastAudio', { type: 'vrm_audio', audio }));
     this.machine = new AnimationMachine({
       clock: this.clock,
@@ -88,6 +88,11 @@ export class BodyServer {
   stop(): void {
     this.machine.stop();
     this.audio.stop();
+  }
+
+  /** The folder holding the skins (and `temp/` uploads). */
+  get skinsDir(): string {
+    return this.options.skinsDir;
   }
 
   addTransport(transport: BodyTransport): () => void {

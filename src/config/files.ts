@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -28,17 +28,25 @@ export async function storeConfigFile(
   const folder = join(paths.backups, 'config_files', key);
   await mkdir(folder, { recursive: true });
   const target = join(folder, safeFileName(upload.filename));
-  const partial = join(folder, `.${randomUUID()}.partial`);
+  const { size } = await writeUpload(upload.file, target);
+  return { path: relative(paths.cwd, target), size };
+}
+
+/**
+ * Streams an uploaded file to `target` (whose folder exists) through a hidden partial file beside it,
+ * so a truncated (over-limit) or failed upload leaves nothing on disk and `target` never half exists.
+ */
+export async function writeUpload(file: Readable & { truncated?: boolean }, target: string): Promise<{ size: number }> {
+  const partial = join(dirname(target), `.${randomUUID()}.partial`);
   try {
-    await pipeline(upload.file, createWriteStream(partial));
-    if (upload.file.truncated) throw new FileTooLargeError('file exceeds APP_UPLOAD_MAX_BYTES');
+    await pipeline(file, createWriteStream(partial));
+    if (file.truncated) throw new FileTooLargeError('file exceeds APP_UPLOAD_MAX_BYTES');
     await rename(partial, target);
   } catch (error) {
     await rm(partial, { force: true });
     throw error;
   }
-  const { size } = await stat(target);
-  return { path: relative(paths.cwd, target), size };
+  return { size: (await stat(target)).size };
 }
 
 /** Opens the file a variable names, or undefined when it is unset or gone. */

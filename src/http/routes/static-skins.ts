@@ -35,7 +35,7 @@ function segmentsAfter(url: string, prefix: string): string[] {
 }
 
 /** Streams a regular file that (after symlinks) lies inside `root`; 404 for everything else. */
-async function sendInside(reply: FastifyReply, root: string, path: string) {
+export async function sendInside(reply: FastifyReply, root: string, path: string) {
   let real: string;
   let realRoot: string;
   try {
