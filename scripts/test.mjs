@@ -13,21 +13,22 @@ const fail = (message) => {
   process.exit(1);
 };
 
-/** Programs the tests run, and the Debian package that provides each. */
+/** What the tests use from Debian (a program on PATH, or a file), and the package that provides it. */
 const DEBIAN_TOOLS = [
   { command: 'openssl', pkg: 'openssl' },
   { command: 'chromium', pkg: 'chromium' },
   { command: 'ffmpeg', pkg: 'ffmpeg' },
-  // pocketsphinx-en-us holds the English model the offline STT tests use; it has no command of its own.
   { command: 'pocketsphinx_continuous', pkg: 'pocketsphinx' },
-  { command: 'pocketsphinx_continuous', pkg: 'pocketsphinx-en-us' },
+  // The English model of the offline speech-to-text tests; a data package with no program of its own.
+  { path: '/usr/share/pocketsphinx/model/en-us/en-us', pkg: 'pocketsphinx-en-us' },
 ];
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+const present = (tool) => (tool.path ? existsSync(tool.path) : onPath(tool.command));
 const isRoot = process.getuid?.() === 0;
 
 function ensureDebianTools() {
-  const missing = [...new Set(DEBIAN_TOOLS.filter((tool) => !onPath(tool.command)).map((tool) => tool.pkg))];
+  const missing = [...new Set(DEBIAN_TOOLS.filter((tool) => !present(tool)).map((tool) => tool.pkg))];
   if (missing.length === 0) return;
   if (!isRoot || !onPath('apt-get')) fail(`missing programs; install them with: sudo apt-get install -y ${missing.join(' ')}`);
   say(`installing ${missing.join(' ')} with apt-get`);
