@@ -59,7 +59,6 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
     errorResponseBuilder: (_request, context) =>
       new AppError(429, 'rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
-  await app.register(multipart, { limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES'), files: 1, fields: 20 } });
   await app.register(websocket, {
     options: { maxPayload: 1_048_576 },
     // 1001 "going away" tells clients the server is stopping, so they reconnect rather than give up.
@@ -80,7 +79,6 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
 
   await app.register(sessionRoutes, { services });
   await app.register(systemRoutes, { services });
-  await app.register(configRoutes, { services });
   await app.register(chatArchiveRoutes, { services });
   await app.register(chatSessionRoutes, { services });
   await app.register(diaryRoutes, { services });
@@ -89,8 +87,13 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(bodyRoutes, { services });
   await app.register(skinRoutes, { services });
   await app.register(staticSkinRoutes, { services });
-  await app.register(uploadRoutes, { services });
-  await app.register(vrmRoutes, { services });
+  // Only the routes that take files pay for the multipart hooks, which run on every request in scope.
+  await app.register(async (withFiles) => {
+    await withFiles.register(multipart, { limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES'), files: 1, fields: 20 } });
+    await withFiles.register(configRoutes, { services });
+    await withFiles.register(uploadRoutes, { services });
+    await withFiles.register(vrmRoutes, { services });
+  });
   await app.register(bodySocketRoutes, { services });
   await app.register(audioRoutes, { services });
   await app.register(audioStreamRoutes, { services });
