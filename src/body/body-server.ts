@@ -269,7 +269,10 @@ export class BodyServer {
     const messages: BodyMessage[] = [];
     if (model && modelMissing) messages.push(model);
     const animation = this.machine.snapshot();
-    if (animation) messages.push(animation);
+    if (animation) {
+      const animationFile = decodeURIComponent(animation.file.split('/').pop() ?? '');
+      messages.push(animation, { type: 'animation_state', state: animation.state, animation_file: animationFile });
+    }
     if (model && !modelMissing) messages.push(model);
     messages.push(this.face.message());
     const audio = this.audio.current();

@@ -88,6 +88,14 @@ export interface VrmAudioMessage {
 
 export type ExpressionMessage = VrmExpressionSetMessage | VrmExpressionClearMessage;
 
+/** The spec's lightweight summary of the active animation, for a client that arrives after the command. */
+export interface AnimationStateSummaryMessage {
+  type: 'animation_state';
+  state: string;
+  /** The file name only, for example `Idle.fbx`. */
+  animation_file: string;
+}
+
 export type BodyMessage =
   | VrmAnimationMessage
   | VrmModelMessage
@@ -95,4 +103,5 @@ export type BodyMessage =
   | VrmExpressionSetMessage
   | VrmExpressionClearMessage
   | PreloadAnimationMessage
-  | VrmAudioMessage;
+  | VrmAudioMessage
+  | AnimationStateSummaryMessage;

@@ -84,9 +84,9 @@ describe('welcome messages and assets', () => {
   it('pushes the missing model first, then the animation before the other state', async () => {
     const { body } = await createTestBody();
     body.setAudio({ url: '/tts/a.wav', audio_duration_s: 5 });
-    expect(body.welcomeMessages([]).map((message) => message.type)).toEqual(['vrm_model', 'vrm_animation', 'vrm_face', 'vrm_audio']);
+    expect(body.welcomeMessages([]).map((message) => message.type)).toEqual(['vrm_model', 'vrm_animation', 'animation_state', 'vrm_face', 'vrm_audio']);
     const hash = body.getVrmModel()?.hash ?? '';
-    expect(body.welcomeMessages([hash]).map((message) => message.type)).toEqual(['vrm_animation', 'vrm_model', 'vrm_face', 'vrm_audio']);
+    expect(body.welcomeMessages([hash]).map((message) => message.type)).toEqual(['vrm_animation', 'animation_state', 'vrm_model', 'vrm_face', 'vrm_audio']);
     expect(body.welcomeMessages(['/skins/default/anima.vrm'])[0]?.type).toBe('vrm_animation');
     body.stop();
   });

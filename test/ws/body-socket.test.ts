@@ -54,18 +54,19 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
     expect(client.messages).toEqual([]);
   });
 
-  it('after the hello pushes the missing model, then the current animation, then model and face', async () => {
+  it('after the hello pushes the missing model, then the current animation and its summary, then model and face', async () => {
     await start();
     await requestState({ state: 'think', context_id: 'a' });
     const fresh = await joined();
-    expect(fresh.messages.map((message) => (message as Message).type)).toEqual(['vrm_model', 'vrm_animation', 'vrm_face']);
+    expect(fresh.messages.map((message) => (message as Message).type)).toEqual(['vrm_model', 'vrm_animation', 'animation_state', 'vrm_face']);
     expect(fresh.messages[1]).toMatchObject({ type: 'vrm_animation', state: 'think', file: '/skins/default/animations/think/Thinking.fbx', loop: true });
     expect(fresh.messages[1]).not.toHaveProperty('reset_eyes');
+    expect(fresh.messages[2]).toEqual({ type: 'animation_state', state: 'think', animation_file: 'Thinking.fbx' });
 
     const hash = harness.services.body.getVrmModel()?.hash ?? '';
     const cached = await joined('/api/body/ws', { has_assets: [hash] });
-    expect(cached.messages.map((message) => (message as Message).type)).toEqual(['vrm_animation', 'vrm_model', 'vrm_face']);
-    expect(cached.messages[1]).toEqual({ type: 'vrm_model', name: 'anima', url: '/skins/default/anima.vrm', hash });
+    expect(cached.messages.map((message) => (message as Message).type)).toEqual(['vrm_animation', 'animation_state', 'vrm_model', 'vrm_face']);
+    expect(cached.messages[2]).toEqual({ type: 'vrm_model', name: 'anima', url: '/skins/default/anima.vrm', hash });
   });
 
   it('includes the speech audio in progress with its offset', async () => {
