@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { ChatTurn, TokenUsage } from '../../src/components/contract.ts';
+import { postJson, readText, release } from './http-post.ts';
 import { sseData } from './sse.ts';
 
 export interface OpenAiSettings {
@@ -18,6 +20,34 @@ const ChunkSchema = z.object({
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).nullish(),
 });
 const ErrorBodySchema = z.object({ error: z.object({ message: z.string() }).passthrough() });
+type Chunk = z.infer<typeof ChunkSchema>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const isCount = (value: unknown) => typeof value === 'number';
+
+/**
+ * A chunk of the usual shape, recognised by hand: running the schemas on every chunk of every stream
+ * cost more than the rest of the parse. Only what ChunkSchema accepts as it is passes; anything else
+ * (an error event, a malformed chunk) goes through the schemas.
+ */
+function plainChunk(json: unknown): Chunk | undefined {
+  if (!isObject(json) || 'error' in json || !Array.isArray(json.choices)) return undefined;
+  for (const choice of json.choices as unknown[]) {
+    if (!isObject(choice)) return undefined;
+    const { delta } = choice;
+    if (delta === undefined) continue;
+    if (!isObject(delta) || (delta.content !== undefined && delta.content !== null && typeof delta.content !== 'string')) return undefined;
+  }
+  const { usage } = json;
+  if (usage !== undefined && usage !== null && !(isObject(usage) && isCount(usage.prompt_tokens) && isCount(usage.completion_tokens))) return undefined;
+  return json as Chunk;
+}
+
+function checkedChunk(json: unknown): Chunk {
+  const streamedError = ErrorBodySchema.safeParse(json);
+  if (streamedError.success) throw new OpenAiError(streamedError.data.error.message);
+  return ChunkSchema.parse(json);
+}
 
 const RETRY_AFTER_CAP_MS = 30_000;
 
@@ -32,9 +62,9 @@ export class OpenAiError extends Error {
 
 const retryable = (status: number) => status === 429 || status >= 500;
 
-function retryDelay(response: Response | undefined, attempt: number, backoffMs: number): number {
-  const header = response?.headers.get('retry-after');
-  const seconds = header === null || header === undefined ? Number.NaN : Number(header);
+function retryDelay(response: IncomingMessage | undefined, attempt: number, backoffMs: number): number {
+  const header = response?.headers['retry-after'];
+  const seconds = header === undefined ? Number.NaN : Number(header);
   if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, RETRY_AFTER_CAP_MS);
   return backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
 }
@@ -54,15 +84,15 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function errorMessage(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
+async function errorMessage(response: IncomingMessage): Promise<string> {
+  const text = await readText(response).catch(() => '');
   try {
     const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
     if (parsed.success) return parsed.data.error.message;
   } catch {
     // Not JSON: the status line says enough.
   }
-  return `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+  return `HTTP ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`;
 }
 
 /** A timer that aborts `controller` unless pushed back in time by `touch` (a refresh: no new timer per chunk). */
@@ -84,7 +114,7 @@ function idleTimer(controller: AbortController, ms: number) {
  * has arrived, a failure ends the answer with an error rather than repeating words.
  */
 export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[], signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncGenerator<string> {
-  const url = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (settings.apiKey.trim() !== '') headers.authorization = `Bearer ${settings.apiKey.trim()}`;
   // include_usage: the last chunk carries the token counts (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).
@@ -94,19 +124,19 @@ export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[]
     const abort = () => controller.abort(signal.reason);
     signal.addEventListener('abort', abort, { once: true });
     const timer = idleTimer(controller, settings.timeoutMs);
-    let response: Response | undefined;
+    let response: IncomingMessage | undefined;
     let failure: unknown;
     try {
-      response = await fetch(url, { method: 'POST', headers, body, signal: controller.signal });
-      if (response.ok && response.body) {
+      response = await postJson(url, headers, body, controller.signal);
+      const status = response.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
         timer.touch();
-        for await (const data of sseData(response.body)) {
+        // Not destroyed at [DONE]: release() below keeps the connection when the body is complete.
+        for await (const data of sseData(response.iterator({ destroyOnReturn: false }))) {
           timer.touch();
           if (data === '[DONE]') return;
           const json = JSON.parse(data) as unknown;
-          const streamedError = ErrorBodySchema.safeParse(json);
-          if (streamedError.success) throw new OpenAiError(streamedError.data.error.message);
-          const chunk = ChunkSchema.parse(json);
+          const chunk = plainChunk(json) ?? checkedChunk(json);
           if (chunk.usage) onUsage?.({ promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens });
           const content = chunk.choices[0]?.delta?.content;
           if (content) {
@@ -116,16 +146,19 @@ export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[]
         }
         return;
       }
-      failure = new OpenAiError(await errorMessage(response), response.status);
-      if (!retryable(response.status)) throw failure;
-    } catch (error) {
+      failure = new OpenAiError(await errorMessage(response), status);
+      if (!retryable(status)) throw failure;
+    } catch (thrown) {
       if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new OpenAiError('aborted');
+      // node:http fails an aborted request with its own AbortError; the idle timer's reason says why.
+      const error: unknown = controller.signal.aborted ? controller.signal.reason : thrown;
       // Timeouts, stream errors and 4xx answers are final; network failures and 429/5xx are retried.
       if (error instanceof OpenAiError && (error.status === undefined || !retryable(error.status))) throw error;
       failure = error;
     } finally {
       timer.clear();
       signal.removeEventListener('abort', abort);
+      if (response) release(response);
     }
     if (attempt >= settings.maxRetries) throw failure instanceof Error ? failure : new OpenAiError(String(failure));
     await sleep(retryDelay(response, attempt, settings.backoffMs ?? 500), signal);

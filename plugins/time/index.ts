@@ -35,7 +35,8 @@ export default definePlugin({
       return { now: date.toISOString(), time_zone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, text: describeNow(date, timeZone) };
     };
     return {
-      promptContext: () => `It is now ${now().text}.`,
+      // Every prompt asks: only the text, without run's server zone lookup (a new DateTimeFormat each time).
+      promptContext: () => `It is now ${describeNow(new Date(), zoneOf(config.get('PERSONA_TIMEZONE')))}.`,
       run: now,
     };
   },

@@ -17,6 +17,8 @@ export interface ParsedReply {
 const FENCE = /```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g;
 
 function actionList(candidate: string): unknown[] | undefined {
+  // Only an object can hold the list; most replies are plain text, and a failed parse throws (costly).
+  if (!candidate.startsWith('{')) return undefined;
   try {
     const value = JSON.parse(candidate) as unknown;
     if (typeof value === 'object' && value !== null && Array.isArray((value as { actions?: unknown }).actions)) {

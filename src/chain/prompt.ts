@@ -17,28 +17,29 @@ export interface PromptInput {
   interfacePath: string;
 }
 
-/** JSON schemas by action spec: converting costs more than the rest of the prompt, and specs do not change. */
-const schemas = new WeakMap<ActionSpec, string>();
+/** Descriptions by action spec and type: converting the schema costs more than the rest of the prompt, and specs do not change. */
+const descriptions = new WeakMap<ActionSpec, Map<string, string>>();
 
 function schemaOf(spec: ActionSpec): string {
-  let schema = schemas.get(spec);
-  if (schema === undefined) {
-    try {
-      schema = JSON.stringify(z.toJSONSchema(spec.schema, { unrepresentable: 'any' }));
-    } catch {
-      schema = '{}';
-    }
-    schemas.set(spec, schema);
+  try {
+    return JSON.stringify(z.toJSONSchema(spec.schema, { unrepresentable: 'any' }));
+  } catch {
+    return '{}';
   }
-  return schema;
 }
 
 function describeAction(type: string, spec: ActionSpec): string {
-  const schema = schemaOf(spec);
-  const lines = [`- ${type}: ${spec.brief}`, `  payload schema: ${schema}`];
-  if (spec.examples && spec.examples.length > 0) lines.push(`  example: ${JSON.stringify({ actions: [{ type, payload: spec.examples[0] }] })}`);
-  if (spec.instructions) lines.push(`  ${spec.instructions}`);
-  return lines.join('\n');
+  let byType = descriptions.get(spec);
+  if (!byType) descriptions.set(spec, (byType = new Map()));
+  let description = byType.get(type);
+  if (description === undefined) {
+    const lines = [`- ${type}: ${spec.brief}`, `  payload schema: ${schemaOf(spec)}`];
+    if (spec.examples && spec.examples.length > 0) lines.push(`  example: ${JSON.stringify({ actions: [{ type, payload: spec.examples[0] }] })}`);
+    if (spec.instructions) lines.push(`  ${spec.instructions}`);
+    description = lines.join('\n');
+    byType.set(type, description);
+  }
+  return description;
 }
 
 function systemPrompt(input: PromptInput): string {

@@ -1,0 +1,38 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/**
+ * Kept-alive connections to the model server, shared by every answer, so an answer costs no handshake.
+ * node:http rather than fetch: fetch carries each chunk of a streamed answer through web streams, which
+ * cost more per chunk than parsing it (measured with bench/compat.ts, 20 streams at once).
+ */
+const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** `POST url` with a JSON body; resolves with the response once its headers are in. Aborting `signal` destroys both. */
+export function postJson(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const secure = url.protocol === 'https:';
+    const options = { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
+    const request = secure ? httpsRequest(url, { ...options, agent: agents.https }, resolve) : httpRequest(url, { ...options, agent: agents.http }, resolve);
+    request.once('error', reject);
+    // The request is one write; Nagle would hold it while an earlier answer's last bytes await their ACK.
+    request.setNoDelay(true);
+    request.end(body);
+  });
+}
+
+/**
+ * Done with `response`: one whose body has all arrived (an answer left at `[DONE]`) is drained, which
+ * hands its connection back to the pool; one still arriving (an error, an abort) is destroyed with it.
+ */
+export function release(response: IncomingMessage): void {
+  if (response.complete) response.resume();
+  else response.destroy();
+}
+
+export async function readText(response: IncomingMessage): Promise<string> {
+  response.setEncoding('utf8');
+  let text = '';
+  for await (const part of response) text += part as string;
+  return text;
+}
