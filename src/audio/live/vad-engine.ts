@@ -14,6 +14,8 @@ const END_FRAMES = 20;
 const PRE_ROLL_FRAMES = 10;
 /** An utterance is cut (and transcribed) at this length, so a stuck "speech" state cannot grow forever. */
 const MAX_UTTERANCE_S = 30;
+/** New speech, in seconds, between two interim (partial) transcripts of the utterance so far. */
+const PARTIAL_EVERY_S = 1;
 
 /** Turns one finished utterance (16-bit mono PCM) into text; the Auris plugin in production. */
 export type UtteranceTranscriber = (pcm: Int16Array, sampleRate: number) => Promise<string>;
@@ -30,14 +32,19 @@ interface Session {
   buffered: number;
   /** Frames decided so far: the time base of the events' `at_s` metadata. */
   decided: number;
-  /** Transcriptions finish in order, one at a time. */
+  /** Transcriptions finish in order, one at a time: a partial is always followed by its utterance's final. */
   transcribing: Promise<void>;
+  /** Transcriptions started and not finished; a partial starts only when none is, so none piles up. */
+  pending: number;
+  /** Samples of the current utterance at its last partial. */
+  partialAt: number;
 }
 
 /**
  * The built-in Live engine `vad`: WebRTC voice-activity detection per session, with an async event
- * queue per session. It emits VAD speech_start / speech_end, and, when given a transcriber, a final
- * TRANSCRIPT for each utterance (speech_start to speech_end). It synthesises nothing itself
+ * queue per session. It emits VAD speech_start / speech_end, and, when given a transcriber, partial
+ * TRANSCRIPTs of the utterance so far while it lasts and a final one for each utterance (speech_start
+ * to speech_end). It synthesises nothing itself
  * (supportsOutput false): replies are spoken through Vox.
  */
 export function createVadEngine(transcribe?: UtteranceTranscriber, mode = 2): EngineFactory<LiveEngine> {
@@ -61,7 +68,7 @@ class VadEngine implements LiveEngine {
   async openSession(sessionId: string, options: { sampleRate: number }): Promise<void> {
     if (this.sessions.has(sessionId)) throw new Error(`session ${sessionId} is already open`);
     const vad = await WebRtcVad.create(options.sampleRate, this.mode);
-    this.sessions.set(sessionId, { vad, events: new AsyncQueue(), speaking: false, voicedRun: 0, silentRun: 0, frames: [], buffered: 0, decided: 0, transcribing: Promise.resolve() });
+    this.sessions.set(sessionId, { vad, events: new AsyncQueue(), speaking: false, voicedRun: 0, silentRun: 0, frames: [], buffered: 0, decided: 0, transcribing: Promise.resolve(), pending: 0, partialAt: 0 });
   }
 
   async closeSession(sessionId: string): Promise<void> {
@@ -90,6 +97,10 @@ class VadEngine implements LiveEngine {
     session.buffered += samples.length;
     for (const voiced of decisions) this.step(sessionId, session, voiced, frameSamples);
     if (!session.speaking) trimTo(session, PRE_ROLL_FRAMES * frameSamples);
+    else if (this.transcribe && session.pending === 0 && session.buffered - session.partialAt >= PARTIAL_EVERY_S * session.vad.inputRate) {
+      session.partialAt = session.buffered;
+      this.queueTranscript(sessionId, session, concat(session.frames), false);
+    }
   }
 
   private step(sessionId: string, session: Session, voiced: boolean, frameSamples: number): void {
@@ -100,6 +111,7 @@ class VadEngine implements LiveEngine {
       if (session.voicedRun < START_FRAMES) return;
       session.speaking = true;
       session.silentRun = 0;
+      session.partialAt = session.buffered;
       session.events.push(liveEvent('VAD', { vadSignal: 'speech_start', metadata: { at_s: round(at) } }));
       return;
     }
@@ -111,21 +123,26 @@ class VadEngine implements LiveEngine {
     const utterance = concat(session.frames);
     session.frames = [];
     session.buffered = 0;
-    if (this.transcribe) this.queueTranscript(sessionId, session, utterance, frameSamples);
+    // The trailing silence that ended the utterance is dropped; recognisers do better without it.
+    if (this.transcribe) this.queueTranscript(sessionId, session, utterance.subarray(0, Math.max(0, utterance.length - (END_FRAMES - 2) * frameSamples)), true);
   }
 
-  private queueTranscript(sessionId: string, session: Session, utterance: Int16Array, frameSamples: number): void {
+  /** A final transcript of a finished utterance, or a partial one of the utterance so far. */
+  private queueTranscript(sessionId: string, session: Session, speech: Int16Array, isFinal: boolean): void {
     const transcribe = this.transcribe as UtteranceTranscriber;
     const rate = session.vad.inputRate;
-    // The trailing silence that ended the utterance is dropped; recognisers do better without it.
-    const speech = utterance.subarray(0, Math.max(0, utterance.length - (END_FRAMES - 2) * frameSamples));
+    session.pending += 1;
     session.transcribing = session.transcribing.then(async () => {
       try {
         const text = (await transcribe(speech, rate)).trim();
-        if (text !== '') session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: true }));
+        if (text !== '') session.events.push(liveEvent('TRANSCRIPT', { text, isFinal }));
       } catch (error) {
+        // A failed partial is only a missed hint; the final of the utterance still comes.
+        if (!isFinal) return;
         this.logger.warn({ err: error, session: sessionId }, 'transcribing an utterance failed');
         session.events.push(liveEvent('ERROR', { detail: error instanceof Error ? error.message : String(error) }));
+      } finally {
+        session.pending -= 1;
       }
     });
   }
