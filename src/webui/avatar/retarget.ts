@@ -1,10 +1,13 @@
 /**
  * Mixamo rig to VRM humanoid: each track is re-expressed in the normalized VRM bones' space (rest-pose
  * compensation through the parent's world rotation), and hips motion is scaled by the ratio of hips
- * heights. The same approach as three-vrm's own Mixamo example and the skin tests.
+ * heights. The same approach as three-vrm's own Mixamo example; the skin tests run this very module.
  */
-import type { VRM, VRMHumanBoneName } from '@pixiv/three-vrm';
+import type { VRM } from '@pixiv/three-vrm';
 import { AnimationClip, type Group, type KeyframeTrack, Quaternion, QuaternionKeyframeTrack, Vector3, VectorKeyframeTrack } from 'three';
+
+/** Derived from the API rather than imported: the name's export differs between module resolutions. */
+type VRMHumanBoneName = Parameters<VRM['humanoid']['getNormalizedBoneNode']>[0];
 
 const MIXAMO_TO_VRM: Record<string, VRMHumanBoneName> = {
   mixamorigHips: 'hips',
