@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { ComponentRoots } from '../../src/components/discovery.ts';
 import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
+import { afterEach, beforeEach } from 'vitest';
+import { buildApp, type App } from '../../src/app.ts';
 import { closeServices, createServices, type Services } from '../../src/services.ts';
 
 export interface TestServices {
@@ -48,6 +50,35 @@ export async function createTestServices(options: TestServiceOptions = {}): Prom
     close: async () => {
       await closeServices(services);
       await rm(cwd, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A fresh web app over fresh services for each test of the enclosing `describe`, closed after it. Read
+ * the current pair through the returned getters (they change from test to test).
+ */
+export function useTestApp(options: TestServiceOptions = {}): { readonly app: App; readonly harness: TestServices } {
+  let current: { app: App; harness: TestServices } | undefined;
+  beforeEach(async () => {
+    const harness = await createTestServices(options);
+    current = { harness, app: await buildApp(harness.services) };
+  });
+  afterEach(async () => {
+    await current?.app.close();
+    await current?.harness.close();
+    current = undefined;
+  });
+  const get = () => {
+    if (!current) throw new Error('useTestApp: only inside a test');
+    return current;
+  };
+  return {
+    get app() {
+      return get().app;
+    },
+    get harness() {
+      return get().harness;
     },
   };
 }

@@ -1,26 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 describe('animation endpoints', () => {
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ environment: { SKINS_DIR: FIXTURE_SKINS } });
 
-  beforeEach(async () => {
-    harness = await createTestServices({ environment: { SKINS_DIR: FIXTURE_SKINS } });
-    app = await buildApp(harness.services);
-  });
-  afterEach(async () => {
-    await app.close();
-    await harness.close();
-  });
-
-  const post = (payload: unknown) => app.inject({ method: 'POST', url: '/api/animation_state', payload: payload as object });
+  const post = (payload: unknown) => subject.app.inject({ method: 'POST', url: '/api/animation_state', payload: payload as object });
 
   describe('GET /api/animation_state', () => {
     it('returns the state, file, url, loop, descriptor, started_at, priority and contexts', async () => {
-      const response = await app.inject({ method: 'GET', url: '/api/animation_state' });
+      const response = await subject.app.inject({ method: 'GET', url: '/api/animation_state' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
         state: 'idle',
@@ -41,7 +30,7 @@ describe('animation endpoints', () => {
       const response = await post({ state: 'think', context_id: 'm1', source: 'test' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ accepted: true, state: 'think', context_id: 'm1' });
-      expect((await app.inject({ method: 'GET', url: '/api/animation_state' })).json()).toMatchObject({ state: 'think', contexts: ['m1'] });
+      expect((await subject.app.inject({ method: 'GET', url: '/api/animation_state' })).json()).toMatchObject({ state: 'think', contexts: ['m1'] });
     });
 
     it('answers accepted: false for a lower priority request', async () => {
@@ -70,14 +59,14 @@ describe('animation endpoints', () => {
     });
 
     it('rejects malformed JSON with 400', async () => {
-      const response = await app.inject({ method: 'POST', url: '/api/animation_state', headers: { 'content-type': 'application/json' }, payload: '{"state":' });
+      const response = await subject.app.inject({ method: 'POST', url: '/api/animation_state', headers: { 'content-type': 'application/json' }, payload: '{"state":' });
       expect(response.statusCode).toBe(400);
     });
   });
 
   describe('GET /api/animations/{skin}/{animation_type}', () => {
     it('lists the files of one state folder of one skin', async () => {
-      const response = await app.inject({ method: 'GET', url: '/api/animations/default/write' });
+      const response = await subject.app.inject({ method: 'GET', url: '/api/animations/default/write' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
         skin: 'default',
@@ -90,24 +79,24 @@ describe('animation endpoints', () => {
     });
 
     it('returns an empty list for a state the skin lacks, and 404 for an unknown skin', async () => {
-      expect((await app.inject({ method: 'GET', url: '/api/animations/alt/think' })).json().animations).toEqual([]);
-      expect((await app.inject({ method: 'GET', url: '/api/animations/nope/idle' })).statusCode).toBe(404);
+      expect((await subject.app.inject({ method: 'GET', url: '/api/animations/alt/think' })).json().animations).toEqual([]);
+      expect((await subject.app.inject({ method: 'GET', url: '/api/animations/nope/idle' })).statusCode).toBe(404);
     });
 
     it.each(['/api/animations/..%2F..%2Fetc/idle', '/api/animations/default/..', '/api/animations/default/%2E%2E', '/api/animations/default/a%00b'])(
       'refuses %s',
       async (url) => {
-        expect([400, 404]).toContain((await app.inject({ method: 'GET', url })).statusCode);
+        expect([400, 404]).toContain((await subject.app.inject({ method: 'GET', url })).statusCode);
       },
     );
   });
 
   describe('GET /api/emotion_state', () => {
     it('returns the face values, the dominant emotion and the update time', async () => {
-      expect((await app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({ values: {}, dominant: null, updated_at: null });
-      harness.services.body.setFaceValues({ Joy: 0.4 });
-      harness.services.body.setEmotionSource(() => ({ dominant: 'happy', values: { happy: 0.4 } }));
-      expect((await app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({
+      expect((await subject.app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({ values: {}, dominant: null, updated_at: null });
+      subject.harness.services.body.setFaceValues({ Joy: 0.4 });
+      subject.harness.services.body.setEmotionSource(() => ({ dominant: 'happy', values: { happy: 0.4 } }));
+      expect((await subject.app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({
         values: { Joy: 0.4 },
         dominant: 'happy',
         updated_at: expect.any(String),
@@ -118,7 +107,7 @@ describe('animation endpoints', () => {
   describe('skins', () => {
     it('GET /api/skins and /api/body/skins list the skins with their model and persona', async () => {
       for (const url of ['/api/skins', '/api/body/skins']) {
-        const response = await app.inject({ method: 'GET', url });
+        const response = await subject.app.inject({ method: 'GET', url });
         expect(response.statusCode).toBe(200);
         expect(response.json()).toEqual({
           current_skin: 'default',
@@ -131,22 +120,22 @@ describe('animation endpoints', () => {
     });
 
     it('follows ACTIVE_SKIN when it is changed at run time', async () => {
-      const saved = await app.inject({ method: 'POST', url: '/api/config', payload: { key: 'ACTIVE_SKIN', value: 'alt' } });
+      const saved = await subject.app.inject({ method: 'POST', url: '/api/config', payload: { key: 'ACTIVE_SKIN', value: 'alt' } });
       expect(saved.statusCode).toBe(200);
       // The switch ends by playing the active state again, from the new skin.
-      await vi.waitFor(async () => expect((await app.inject({ method: 'GET', url: '/api/animation_state' })).json()).toMatchObject({ state: 'idle', file: 'Alt Idle.fbx' }));
-      expect((await app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: 'alt' });
-      expect((await app.inject({ method: 'GET', url: '/api/body/state/model' })).json().vrm_model.url).toBe('/skins/alt/alt.vrm');
+      await vi.waitFor(async () => expect((await subject.app.inject({ method: 'GET', url: '/api/animation_state' })).json()).toMatchObject({ state: 'idle', file: 'Alt Idle.fbx' }));
+      expect((await subject.app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: 'alt' });
+      expect((await subject.app.inject({ method: 'GET', url: '/api/body/state/model' })).json().vrm_model.url).toBe('/skins/alt/alt.vrm');
     });
 
     it('GET /api/skins/current_skin names the active skin, or null while a custom model is shown', async () => {
-      expect((await app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: 'default' });
-      harness.services.body.setVrmModel('/uploads/mine.vrm', 'mine');
-      expect((await app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: null });
+      expect((await subject.app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: 'default' });
+      subject.harness.services.body.setVrmModel('/uploads/mine.vrm', 'mine');
+      expect((await subject.app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: null });
     });
 
     it('GET /api/skins/{skin}/animations/{type}/{file}.json returns the descriptor', async () => {
-      const response = await app.inject({ method: 'GET', url: '/api/skins/default/animations/think/Thinking.fbx.json' });
+      const response = await subject.app.inject({ method: 'GET', url: '/api/skins/default/animations/think/Thinking.fbx.json' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
         intro: { start_frame: 0, end_frame: 14 },
@@ -154,8 +143,8 @@ describe('animation endpoints', () => {
         outro: { start_frame: 45, end_frame: 59 },
         fps: 30,
       });
-      expect((await app.inject({ method: 'GET', url: '/api/skins/default/animations/idle/Happy%20Idle.fbx.json' })).statusCode).toBe(200);
-      expect((await app.inject({ method: 'GET', url: '/api/skins/default/animations/think/Thinking.json' })).statusCode).toBe(200);
+      expect((await subject.app.inject({ method: 'GET', url: '/api/skins/default/animations/idle/Happy%20Idle.fbx.json' })).statusCode).toBe(200);
+      expect((await subject.app.inject({ method: 'GET', url: '/api/skins/default/animations/think/Thinking.json' })).statusCode).toBe(200);
     });
 
     it.each([
@@ -165,7 +154,7 @@ describe('animation endpoints', () => {
       ['a traversal', '/api/skins/default/animations/..%2F..%2F..%2Fpackage/x.json', 400],
       ['a dot-dot skin', '/api/skins/../animations/think/Thinking.fbx.json', 404],
     ])('answers %s with %i', async (_name, url, status) => {
-      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(status);
+      expect((await subject.app.inject({ method: 'GET', url })).statusCode).toBe(status);
     });
   });
 });

@@ -1,31 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 describe('public body API (/api/body/)', () => {
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ environment: { SKINS_DIR: FIXTURE_SKINS } });
 
-  beforeEach(async () => {
-    harness = await createTestServices({ environment: { SKINS_DIR: FIXTURE_SKINS } });
-    app = await buildApp(harness.services);
-  });
-  afterEach(async () => {
-    await app.close();
-    await harness.close();
-  });
-
-  const get = (url: string) => app.inject({ method: 'GET', url });
-  const action = (payload: object) => app.inject({ method: 'POST', url: '/api/body/action', payload });
+  const get = (url: string) => subject.app.inject({ method: 'GET', url });
+  const action = (payload: object) => subject.app.inject({ method: 'POST', url: '/api/body/action', payload });
 
   describe('GET /api/body/state and its parts', () => {
     it('returns the model, animation, face values and audio', async () => {
-      harness.services.body.setFaceValues({ Joy: 0.25 });
-      harness.services.body.setAudio({ url: '/tts/x.wav', audio_duration_s: 30 });
+      subject.harness.services.body.setFaceValues({ Joy: 0.25 });
+      subject.harness.services.body.setAudio({ url: '/tts/x.wav', audio_duration_s: 30 });
       const state = (await get('/api/body/state')).json();
       expect(state).toEqual({
         vrm_model: { name: 'anima', url: '/skins/default/anima.vrm', hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
@@ -135,23 +124,24 @@ describe('public body API (/api/body/)', () => {
     it('GET and POST /api/body/assets/missing return what the client does not hold', async () => {
       const { assets } = (await get('/api/body/assets/manifest')).json();
       const [first, second] = assets as Array<{ url: string; hash: string }>;
-      const viaPost = (await app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has_assets: [first?.hash, second?.url] } })).json();
+      const viaPost = (await subject.app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has_assets: [first?.hash, second?.url] } })).json();
       expect(viaPost.missing).toHaveLength(assets.length - 2);
-      const viaHas = (await app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has: [first?.hash] } })).json();
+      const viaHas = (await subject.app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has: [first?.hash] } })).json();
       expect(viaHas.missing).toHaveLength(assets.length - 1);
       const viaGet = (await get(`/api/body/assets/missing?has_assets=${encodeURIComponent(`${first?.hash},${second?.hash}`)}`)).json();
       expect(viaGet.missing).toHaveLength(assets.length - 2);
-      expect((await app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has_assets: 'x' } })).statusCode).toBe(400);
+      expect((await subject.app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has_assets: 'x' } })).statusCode).toBe(400);
     });
   });
+});
 
-  it('requires trust for /api/body/* from a client that is not trusted', async () => {
-    await app.close();
-    await harness.close();
-    harness = await createTestServices({ environment: { SKINS_DIR: FIXTURE_SKINS, APP_TRUST_LOOPBACK: 'false', APP_API_KEY: 'k' } });
-    app = await buildApp(harness.services);
+describe('public body API trust', () => {
+  const subject = useTestApp({ environment: { SKINS_DIR: FIXTURE_SKINS, APP_TRUST_LOOPBACK: 'false', APP_API_KEY: 'k' } });
+
+  it('requires trust for /api/body/* from a client that is not trusted, but not for skin files', async () => {
+    const get = (url: string, headers: Record<string, string> = {}) => subject.app.inject({ method: 'GET', url, headers });
     expect((await get('/api/body/state')).statusCode).toBe(401);
-    expect((await app.inject({ method: 'GET', url: '/api/body/state', headers: { 'x-api-key': 'k' } })).statusCode).toBe(200);
+    expect((await get('/api/body/state', { 'x-api-key': 'k' })).statusCode).toBe(200);
     expect((await get('/skins/default/persona.json')).statusCode).toBe(200);
   });
 });
