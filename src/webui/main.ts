@@ -1,6 +1,7 @@
 /** The web UI: the avatar and chat on `#/`, the admin pages on their hash routes, one socket for all. */
 import { Avatar } from './avatar/avatar.ts';
 import { cachedAssets } from './avatar/asset-cache.ts';
+import { soundButton } from './avatar/sound-button.ts';
 import { Stage } from './avatar/stage.ts';
 import { ChatPanel } from './chat/chat-panel.ts';
 import { askForApiKey } from './key-dialog.ts';
@@ -24,6 +25,7 @@ const resync = () => {
     .catch(() => undefined);
 };
 const avatar = new Avatar(stage, send, resync);
+soundButton(element('stage'), avatar.speech);
 const chat = new ChatPanel(element('chat'), send);
 const status = element('connection');
 const socket = new LiveSocket({

@@ -59,9 +59,15 @@ export interface RunningBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<RunningBrowser> {
+export interface LaunchOptions {
+  /** `blocked`: sound only after a user gesture, as browsers do by default (the suite allows it). */
+  autoplay?: 'allowed' | 'blocked';
+}
+
+export async function launchBrowser(options: LaunchOptions = {}): Promise<RunningBrowser> {
+  const args = options.autoplay === 'blocked' ? [...CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--autoplay-policy=')), '--autoplay-policy=document-user-activation-required'] : CHROMIUM_ARGS;
   // playwright gives every launch a fresh temporary profile (the fresh user-data dir the notes ask for).
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
   await mkdir(ARTIFACTS, { recursive: true });
   return {
     browser,

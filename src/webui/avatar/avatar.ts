@@ -7,6 +7,7 @@ import { keyHeaders } from '../net/api.ts';
 import type { AnimationState, AnimationStateSnapshot, ClientMessage, ServerMessage } from '../protocol.ts';
 import { Eyes } from './eyes.ts';
 import { Face } from './face.ts';
+import { FaceInbox } from './face-inbox.ts';
 import { EMPTY_PERSONA, loadPersona, type Persona, publishPersona } from './persona.ts';
 import { AnimationPlayer, type PlayCommand } from './player.ts';
 import { announceSpeech, Speech } from './speech.ts';
@@ -35,7 +36,10 @@ export class Avatar {
   private playing: PlayCommand | undefined;
   private pending: { command: PlayCommand; receivedAt: number } | undefined;
   private readonly preloads = new Set<string>();
-  private readonly speech = new Speech();
+  /** Face messages that arrive before the model are kept for it. */
+  private readonly faceInbox = new FaceInbox();
+  /** Speech audio; main shows the "Tap to enable sound" button while the browser refuses it. */
+  readonly speech = new Speech();
   private lipsync: boolean | undefined;
 
   constructor(
@@ -84,13 +88,13 @@ export class Avatar {
         else this.preloads.add(message.animation);
         return true;
       case 'vrm_face':
-        this.body?.face.applyFace(message.values);
+        this.faceInbox.face(message.values);
         return true;
       case 'vrm_expression_set':
-        this.body?.face.setExpression(message.name, message.intensity);
+        this.faceInbox.setExpression(message.name, message.intensity);
         return true;
       case 'vrm_expression_clear':
-        this.body?.face.clearExpression();
+        this.faceInbox.clearExpression();
         return true;
       case 'animation_state':
         if (this.playing?.state !== message.state || !decodeURIComponent(this.playing.file).endsWith(`/${message.animation_file}`)) this.resync();
@@ -170,7 +174,9 @@ export class Avatar {
     });
     const previous = this.stage.setVrm(vrm);
     if (previous) VRMUtils.deepDispose(previous.scene);
-    this.body = { vrm, player, face: new Face(vrm, eyes, this.persona), eyes };
+    const face = new Face(vrm, eyes, this.persona);
+    this.body = { vrm, player, face, eyes };
+    this.faceInbox.attach(face);
     for (const url of this.preloads) player.preload(url);
     this.preloads.clear();
     const replay = this.pending ?? (this.playing ? { command: this.playing, receivedAt: performance.now() } : undefined);

@@ -15,6 +15,24 @@ export class Speech {
   private audio: HTMLAudioElement | undefined;
   private url: string | undefined;
   private lipsync: LipsyncData | undefined;
+  private blocked = false;
+  private readonly blockedListeners = new Set<(blocked: boolean) => void>();
+
+  /** Told when the browser starts or stops refusing sound (autoplay policy: no user gesture yet). */
+  onBlockedChange(listener: (blocked: boolean) => void): void {
+    this.blockedListeners.add(listener);
+    if (this.blocked) listener(true);
+  }
+
+  /**
+   * Call from a user gesture (the "Tap to enable sound" button): the gesture itself lets this page play
+   * sound from now on, and the speech the browser refused starts (from its beginning: the mouth waited too).
+   */
+  unlock(): void {
+    const audio = this.audio;
+    this.setBlocked(false);
+    if (audio?.paused && !audio.ended) audio.play().catch((error: unknown) => this.refused(audio, error));
+  }
 
   /** The same clip announced twice (tts_play and vrm_audio) plays once. */
   play(request: SpeechRequest): void {
@@ -28,8 +46,10 @@ export class Speech {
     audio.addEventListener('ended', () => {
       if (this.audio === audio) this.stop();
     });
-    // Browsers refuse sound before the first user gesture; the avatar still moves, so stay quiet about it.
-    audio.play().catch(() => undefined);
+    audio.play().then(
+      () => this.setBlocked(false),
+      (error: unknown) => this.refused(audio, error),
+    );
   }
 
   stop(): void {
@@ -37,6 +57,17 @@ export class Speech {
     this.audio = undefined;
     this.url = undefined;
     this.lipsync = undefined;
+  }
+
+  /** Browsers refuse sound before the first user gesture: the avatar still moves, and the page offers a tap. */
+  private refused(audio: HTMLAudioElement, error: unknown): void {
+    if (this.audio === audio && error instanceof DOMException && error.name === 'NotAllowedError') this.setBlocked(true);
+  }
+
+  private setBlocked(blocked: boolean): void {
+    if (blocked === this.blocked) return;
+    this.blocked = blocked;
+    for (const listener of this.blockedListeners) listener(blocked);
   }
 
   /** The persona's weights for the mouth shape at the audio's current time; empty when silent. */
