@@ -1,17 +1,20 @@
-/** The server-to-client messages of `/ws` as the contract defines them; the server validates, the client trusts its shape. */
+/**
+ * The server-to-client messages of `/ws` as the contract defines them; the server validates, the client
+ * trusts its shape. Shapes the server emits exactly are its own types (type-only imports, erased from the
+ * bundle); the client's own types below accept more than the server sends today (the spec's optional
+ * animation_state fields, the legacy `animation` message).
+ */
+import type { Descriptor } from '../body/descriptor.ts';
+import type {
+  AnimationStateSummaryMessage,
+  PreloadAnimationMessage,
+  VrmExpressionClearMessage,
+  VrmExpressionSetMessage,
+  VrmFaceMessage,
+  VrmModelMessage,
+} from '../body/messages.ts';
 
-export interface FrameRange {
-  start_frame: number;
-  end_frame: number;
-}
-
-export interface Descriptor {
-  fps?: number;
-  intro?: FrameRange;
-  loop?: FrameRange;
-  outro?: FrameRange;
-  play_once?: boolean;
-}
+export type { Descriptor };
 
 export interface ExpressionCue {
   start_frame: number;
@@ -74,12 +77,12 @@ export interface ChatEntry {
 export type ServerMessage =
   | VrmAnimationMessage
   | LegacyAnimationMessage
-  | { type: 'vrm_model'; name: string; url: string; hash?: string }
-  | { type: 'vrm_face'; values: Record<string, number> }
-  | { type: 'vrm_expression_set'; name: string; intensity: number }
-  | { type: 'vrm_expression_clear' }
-  | { type: 'preload_animation'; animation: string; descriptor: Descriptor | null }
-  | { type: 'animation_state'; state: string; animation_file: string }
+  | VrmModelMessage
+  | VrmFaceMessage
+  | VrmExpressionSetMessage
+  | VrmExpressionClearMessage
+  | PreloadAnimationMessage
+  | AnimationStateSummaryMessage
   | { type: 'vrm_audio'; audio: { url: string; audio_duration_s: number; offset_s: number; lipsync_data?: LipsyncData | null } | null }
   | { type: 'tts_play'; url: string; audio_duration_s?: number; lipsync?: LipsyncData | null; text?: string }
   | { type: 'chat_history'; messages: ChatEntry[]; restored?: boolean }
