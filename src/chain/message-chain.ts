@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { linkedSignal, type LinkedSignal } from '../abort.ts';
 import type { BodyServer } from '../body/body-server.ts';
 import { messageActionOf, type ActionOrigin, type CortexInstance, type InterfaceDefinition, type TokenUsage } from '../components/contract.ts';
 import type { ComponentRegistry } from '../components/registry.ts';
@@ -69,6 +71,8 @@ export class MessageChain {
   private inFlight = 0;
 
   constructor(private readonly options: ChainOptions) {
+    // Every answer in progress listens to it: as many listeners as CHAT_MAX_PARALLEL allows.
+    setMaxListeners(0, this.stopping.signal);
     this.logger = options.logger.child({ component: 'chain' });
     const { config } = options;
     this.queue = new ConversationQueue(() => config.get('CHAT_MAX_PARALLEL'));
@@ -144,6 +148,7 @@ export class MessageChain {
   /** `savedAt`: the message's place in the history; users' later messages, still queued, are not its context yet. */
   private async answer(message: IncomingMessage, origin: ActionOrigin, animation: MessageAnimation, savedAt: string, options: SubmitOptions): Promise<ChainOutcome> {
     const { cortex, config } = this.options;
+    let generation: LinkedSignal | undefined;
     if (options.signal?.aborted) {
       animation.end();
       return { outcome: 'cancelled' };
@@ -165,8 +170,9 @@ export class MessageChain {
           : (await this.options.history.load(message.interfacePath)).filter((item) => item.role === 'assistant' || item.timestamp <= savedAt),
         interfacePath: message.interfacePath,
       });
-      const deadlines = [AbortSignal.timeout(config.get('CORTEX_TIMEOUT_S') * 1000), this.stopping.signal];
-      const signal = AbortSignal.any(options.signal ? [...deadlines, options.signal] : deadlines);
+      const seconds = config.get('CORTEX_TIMEOUT_S');
+      generation = linkedSignal([this.stopping.signal, options.signal], { ms: seconds * 1000, reason: () => new Error(`no complete answer within ${seconds} s (CORTEX_TIMEOUT_S)`) });
+      const { signal } = generation;
       animation.generating(message.hints.animation ?? 'write');
       const reply = await collectStream(engine.generate({ messages, interfacePath: message.interfacePath, signal, onUsage: options.onUsage }), signal, options.onDelta);
       const parsed = parseReply(reply);
@@ -189,6 +195,8 @@ export class MessageChain {
       this.logger.error({ err: error, engine: cortex.name, interface_path: message.interfacePath }, 'the Cortex engine failed; the user gets a short error message');
       await this.notify(origin, ENGINE_ERROR_NOTICE);
       return { outcome: 'error' };
+    } finally {
+      generation?.dispose();
     }
   }
 

@@ -1,3 +1,4 @@
+import { linkedSignal } from '../../abort.ts';
 import type { ConfigStore } from '../../config/store.ts';
 import { httpTtsEndpoints, httpTtsTimeoutSeconds } from '../../config/legacy.ts';
 import type { Logger } from '../../logging.ts';
@@ -66,22 +67,17 @@ export async function fetchSpeech(options: HttpTtsOptions, text: string, request
   const { headers, body } = buildHttpTtsRequest(options, text, request);
   for (const endpoint of options.endpoints) {
     if (request.signal.aborted) return undefined;
-    // A plain timer, not AbortSignal.timeout inside AbortSignal.any: on Node 20 that pair can be
-    // collected before it fires, and the request then waits for undici's own 300 s header timeout.
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    request.signal.addEventListener('abort', abort, { once: true });
-    const timer = options.timeoutSeconds > 0 ? setTimeout(abort, options.timeoutSeconds * 1000) : undefined;
+    // Without a deadline of its own, a silent endpoint would hold the request for undici's 300 s header timeout.
+    const attempt = linkedSignal([request.signal], { ms: options.timeoutSeconds * 1000, reason: () => new Error(`no answer within ${options.timeoutSeconds} s`) });
     try {
-      const response = await fetch(endpoint, { method: 'POST', headers, body, signal: controller.signal });
+      const response = await fetch(endpoint, { method: 'POST', headers, body, signal: attempt.signal });
       const audio = new Uint8Array(await response.arrayBuffer());
       if (response.ok && audio.byteLength > 0) return audio;
       logger.warn({ endpoint, status: response.status, bytes: audio.byteLength }, 'TTS endpoint gave no audio; trying the next');
     } catch (error) {
       logger.warn({ endpoint, err: error }, 'TTS endpoint failed; trying the next');
     } finally {
-      clearTimeout(timer);
-      request.signal.removeEventListener('abort', abort);
+      attempt.dispose();
     }
   }
   return undefined;
