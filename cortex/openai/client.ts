@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { ChatTurn, TokenUsage } from '../../src/components/contract.ts';
-import { postJson, readText, release } from './http-post.ts';
+import { postJson, readText, release, targetOf } from './http-post.ts';
 import { sseData } from './sse.ts';
 
 export interface OpenAiSettings {
@@ -114,7 +114,7 @@ function idleTimer(controller: AbortController, ms: number) {
  * has arrived, a failure ends the answer with an error rather than repeating words.
  */
 export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[], signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncGenerator<string> {
-  const url = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`);
+  const target = targetOf(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (settings.apiKey.trim() !== '') headers.authorization = `Bearer ${settings.apiKey.trim()}`;
   // include_usage: the last chunk carries the token counts (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).
@@ -127,12 +127,12 @@ export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[]
     let response: IncomingMessage | undefined;
     let failure: unknown;
     try {
-      response = await postJson(url, headers, body, controller.signal);
+      response = await postJson(target, headers, body, controller.signal);
       const status = response.statusCode ?? 0;
       if (status >= 200 && status < 300) {
         timer.touch();
         // Not destroyed at [DONE]: release() below keeps the connection when the body is complete.
-        for await (const data of sseData(response.iterator({ destroyOnReturn: false }))) {
+        for await (const data of sseData(response)) {
           timer.touch();
           if (data === '[DONE]') return;
           const json = JSON.parse(data) as unknown;

@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /**
@@ -8,12 +8,36 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
  */
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
+export interface Target {
+  secure: boolean;
+  options: RequestOptions;
+}
+
+/** Parsed once per URL: an answer's request starts from these options rather than from a URL to parse. */
+const targets = new Map<string, Target>();
+
+/** Throws on a malformed URL. */
+export function targetOf(url: string): Target {
+  let target = targets.get(url);
+  if (target === undefined) {
+    const parsed = new URL(url);
+    const secure = parsed.protocol === 'https:';
+    const auth = parsed.username ? `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` : undefined;
+    target = {
+      secure,
+      options: { protocol: parsed.protocol, hostname: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port || undefined, path: `${parsed.pathname}${parsed.search}`, auth, agent: secure ? agents.https : agents.http },
+    };
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /** `POST url` with a JSON body; resolves with the response once its headers are in. Aborting `signal` destroys both. */
-export function postJson(url: URL, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+export function postJson(target: Target, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const secure = url.protocol === 'https:';
-    const options = { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
-    const request = secure ? httpsRequest(url, { ...options, agent: agents.https }, resolve) : httpRequest(url, { ...options, agent: agents.http }, resolve);
+    const { secure, options } = target;
+    const requestOptions: RequestOptions = { ...options, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
+    const request = secure ? httpsRequest(requestOptions, resolve) : httpRequest(requestOptions, resolve);
     request.once('error', reject);
     // The request is one write; Nagle would hold it while an earlier answer's last bytes await their ACK.
     request.setNoDelay(true);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.ts';
 import { createFastify } from '../http/create-fastify.ts';
 import type { Services } from '../services.ts';
+import { unauthorized } from '../trust.ts';
 import { compatBridgeIfLoaded } from './compat-interface.ts';
 import { installCompatErrorHandlers } from './errors.ts';
 import { modelRoutes } from './routes/models.ts';
@@ -28,9 +29,10 @@ export async function buildCompatApp(services: Services): Promise<FastifyInstanc
   // Browser-based clients call from their own origin; trust still applies to everything but the probe.
   await app.register(cors, { origin: true, methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'] });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const probe = request.url === '/' && (request.method === 'GET' || request.method === 'HEAD');
-    if (!probe && request.method !== 'OPTIONS') services.trust.assertTrusted(request);
+    if (!probe && request.method !== 'OPTIONS' && !services.trust.isTrusted(request)) return done(unauthorized());
+    done();
   });
   // Streams in progress would hold the listener open until the model finished: they end with their final
   // chunk. Then the connections go too: a client that left one open would hold the close until the header timeout.
