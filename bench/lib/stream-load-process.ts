@@ -6,6 +6,8 @@ export interface LoadOrder {
   concurrency: number;
   /** Makes each request's opening (so its conversation) unique. */
   round: string;
+  /** Client i of `concurrency` sends its first request after i/concurrency of this; 0: all at once. */
+  spreadMs: number;
 }
 
 export interface Sample {
@@ -45,7 +47,8 @@ async function run(order: LoadOrder): Promise<Sample[]> {
   const worker = async () => {
     while (next < order.count) samples.push(await one(order, next++));
   };
-  await Promise.all(Array.from({ length: order.concurrency }, worker));
+  const startOf = (client: number) => new Promise((resolve) => setTimeout(resolve, (client * order.spreadMs) / order.concurrency));
+  await Promise.all(Array.from({ length: order.concurrency }, (_, client) => startOf(client).then(worker)));
   return samples;
 }
 
