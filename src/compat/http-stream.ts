@@ -1,10 +1,13 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
+/** Without a chunk by then, the headers go out alone, so a client waiting on a slow model knows it was accepted. */
+export const HEADERS_ALONE_AFTER_MS = 50;
+
 export interface ResponseStream {
-  /** Whether the status and headers were sent (at `open`, or with the first write). */
+  /** Whether the status and headers are committed (at `open`, or with the first write). */
   readonly started: boolean;
-  /** Sends the status and headers now, so the client knows its request was accepted. */
+  /** Commits the status and headers; they travel with the first chunk, or alone after HEADERS_ALONE_AFTER_MS. */
   open(): void;
   write(text: string): void;
   end(text?: string): void;
@@ -16,19 +19,26 @@ export interface ResponseStream {
  */
 export function responseStream(reply: FastifyReply, contentType: string): ResponseStream {
   let started = false;
-  /** The headers are on their way: flushed, or sent with the first write. */
-  let sent = false;
+  /** Whether anything went out; `headersSent` turns true at writeHead, before a byte is written. */
+  let written = false;
+  let alone: NodeJS.Timeout | undefined;
   const open = () => {
     if (started) return;
     started = true;
     reply.hijack();
     reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    // After this turn's I/O callbacks rather than now: of requests arriving together, each reaches the
-    // model server before any of them pays for a header write (bench/compat.ts, 20 at once).
-    setImmediate(() => {
-      if (!sent) reply.raw.flushHeaders();
-      sent = true;
-    });
+    // One write and one wake-up of the client instead of two when the model answers quickly (as Ollama
+    // sends them); a slow model (loading, a queue) still lets the client see the request accepted.
+    alone = setTimeout(() => {
+      if (written || reply.raw.destroyed) return;
+      written = true;
+      reply.raw.flushHeaders();
+    }, HEADERS_ALONE_AFTER_MS);
+  };
+  const commit = () => {
+    open();
+    clearTimeout(alone);
+    written = true;
   };
   return {
     open,
@@ -36,13 +46,11 @@ export function responseStream(reply: FastifyReply, contentType: string): Respon
       return started;
     },
     write(text) {
-      open();
-      sent = true;
+      commit();
       reply.raw.write(text);
     },
     end(text) {
-      open();
-      sent = true;
+      commit();
       reply.raw.end(text);
     },
   };

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCompatApp } from '../../src/compat/app.ts';
-import { startCompat, type CompatHarness } from '../helpers/compat.ts';
+import { settled, startCompat, type CompatHarness } from '../helpers/compat.ts';
 import { createTestServices } from '../helpers/services.ts';
 
 const REMOTE = '203.0.113.7';
@@ -47,6 +49,28 @@ describe('compat port framing, errors and trust', () => {
     expect(first).toMatchObject({ model: 'anima:latest', response: 'sl', done: false });
     expect(performance.now() - started).toBeLessThan(1000);
     await reader.cancel();
+  });
+
+  it('sends the headers with the first chunk when the model answers at once, and alone while it is still silent', async () => {
+    harness = await startCompat();
+    const firstPacket = async () => {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(harness.url).port) });
+      await once(socket, 'connect');
+      const body = JSON.stringify({ messages: [{ role: 'user', content: 'hello?' }] });
+      socket.write(`POST /api/chat HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+      const [data] = (await once(socket, 'data')) as [Buffer];
+      socket.destroy();
+      return data.toString('utf8');
+    };
+    harness.model.script({ kind: 'reply', text: 'Right away.' });
+    const fast = await firstPacket();
+    expect(fast).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(fast).toContain('"done":false');
+    harness.model.script({ kind: 'hang' });
+    const slow = await firstPacket();
+    expect(slow).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n$/);
+    await harness.model.waitForAborted(1);
+    await settled(harness);
   });
 
   it('answers 400 with {error} for malformed JSON and missing or wrongly typed messages or prompt', async () => {
