@@ -9,14 +9,20 @@ export default definePlugin({
   requiredConfig: ['WEATHER_LATITUDE', 'WEATHER_LONGITUDE'],
   create: ({ config, logger }) => {
     let last: { weather: Weather; at: number } | undefined;
+    /** The reading under way: messages that arrive together share one request to the provider. */
+    let pending: Promise<{ weather: Weather; at: number }> | undefined;
 
-    const current = async (): Promise<{ weather: Weather; at: number }> => {
-      if (last && Date.now() - last.at < config.get('WEATHER_CACHE_S') * 1000) return last;
+    const fetchReading = async (): Promise<{ weather: Weather; at: number }> => {
       const latitude = Number(config.get('WEATHER_LATITUDE'));
       const longitude = Number(config.get('WEATHER_LONGITUDE'));
       if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) throw new WeatherUnavailableError('WEATHER_LATITUDE and WEATHER_LONGITUDE must be numbers');
       last = { weather: await fetchCurrentWeather(config.get('WEATHER_PROVIDER_URL'), latitude, longitude, PROVIDER_TIMEOUT_MS), at: Date.now() };
       return last;
+    };
+    const current = (): Promise<{ weather: Weather; at: number }> => {
+      if (last && Date.now() - last.at < config.get('WEATHER_CACHE_S') * 1000) return Promise.resolve(last);
+      pending ??= fetchReading().finally(() => (pending = undefined));
+      return pending;
     };
 
     const unavailable = (reason: string) => ({

@@ -3,7 +3,7 @@ import { setMaxListeners } from 'node:events';
 import { linkedSignal, type LinkedSignal } from '../abort.ts';
 import type { BodyServer } from '../body/body-server.ts';
 import { messageActionOf, type ActionOrigin, type CortexInstance, type InterfaceDefinition, type TokenUsage } from '../components/contract.ts';
-import type { ComponentRegistry } from '../components/registry.ts';
+import type { ComponentEntry, ComponentRegistry } from '../components/registry.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import { AttentionModes, parseAttentionCommand, type AttentionCommand } from './attention.ts';
@@ -19,6 +19,9 @@ import { buildPrompt } from './prompt.ts';
 import { UserRateLimiter } from './rate-limiter.ts';
 import type { SpeechSlot } from './speech.ts';
 import { isTrainer, mayOperate } from './trainers.ts';
+
+/** How long a component's prompt context may take (a weather provider that does not answer must not hold every message). */
+export const CONTEXT_BUDGET_MS = 500;
 
 export const ENGINE_ERROR_NOTICE = 'Sorry, I could not think of an answer just now. Please try again in a moment.';
 
@@ -210,17 +213,33 @@ export class MessageChain {
     return actions;
   }
 
+  /** The active components' prompt context, asked of all at once; a slow one is left out of this message. */
   private async pluginContext(): Promise<string[]> {
-    const parts: string[] = [];
-    for (const entry of this.options.registry.active()) {
-      try {
-        const text = await entry.instance?.promptContext?.();
-        if (text) parts.push(text);
-      } catch (error) {
-        this.logger.warn({ err: error, name: entry.name }, 'a component could not add its prompt context');
-      }
+    const parts = await Promise.all(this.options.registry.active().map((entry) => this.contextOf(entry)));
+    return parts.filter((text): text is string => Boolean(text));
+  }
+
+  private contextOf(entry: ComponentEntry): string | undefined | Promise<string | undefined> {
+    const failed = (error: unknown) => {
+      this.logger.warn({ err: error, name: entry.name }, 'a component could not add its prompt context');
+      return undefined;
+    };
+    let context: string | undefined | Promise<string | undefined>;
+    try {
+      context = entry.instance?.promptContext?.();
+    } catch (error) {
+      return failed(error);
     }
-    return parts;
+    // Most contexts are ready at once (the time); only a pending one gets a deadline.
+    if (!(context instanceof Promise)) return context;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => {
+        this.logger.warn({ name: entry.name, budget_ms: CONTEXT_BUDGET_MS }, 'a component\'s prompt context was not ready in time; the message goes without it');
+        resolve(undefined);
+      }, CONTEXT_BUDGET_MS);
+    });
+    return Promise.race([context.catch(failed), late]).finally(() => clearTimeout(timer));
   }
 
   private inactiveOwner(type: string): string | undefined {

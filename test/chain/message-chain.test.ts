@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingMessageInput } from '../../src/chain/incoming.ts';
 import type { SubmitResult } from '../../src/chain/message-chain.ts';
-import { ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
+import { CONTEXT_BUDGET_MS, ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
 import { NO_ENGINE_NOTICE } from '../../src/chain/cortex-selector.ts';
 import type { SpeechRequest } from '../../src/chain/speech.ts';
 import { record } from '../fixtures/components/record.ts';
@@ -51,6 +51,19 @@ describe('message chain', () => {
     expect(system).toContain('- note: Write a note.');
     expect(system).toContain('Notes are private.');
     expect(system).not.toContain('message_gated_and');
+  });
+
+  it('adds the components\' prompt context, and leaves out one that is not ready in time', async () => {
+    const chain = await start();
+    record.context = 'The recorder is listening.';
+    await answered(chain.submit(message('hi')));
+    expect(record.prompts[0]?.[0]?.content).toContain('The recorder is listening.');
+    record.context = 'hang';
+    const started = performance.now();
+    await answered(chain.submit(message('still there?')));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(CONTEXT_BUDGET_MS - 5);
+    expect(record.prompts[1]?.[0]?.content).not.toContain('The recorder is listening.');
+    expect(texts()).toHaveLength(2);
   });
 
   it('runs valid actions and logs and skips unknown, inactive and invalid ones', async () => {

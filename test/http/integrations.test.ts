@@ -163,6 +163,16 @@ describe('shipped plugins and the manual engine', () => {
     expect(down).toMatchObject({ status: 'unavailable', reason: 'the weather provider answered HTTP 500', last_fetch: ok.last_fetch });
   });
 
+  it('asks the weather provider once for readings wanted at the same time', async () => {
+    const url = await startProvider();
+    let asked = 0;
+    provider?.prependListener('request', () => (asked += 1));
+    await open({ WEATHER_PROVIDER_URL: url, WEATHER_LATITUDE: '45.46', WEATHER_LONGITUDE: '9.19', WEATHER_CACHE_S: '0' });
+    const readings = await Promise.all([1, 2, 3].map(() => app.inject({ method: 'GET', url: '/api/weather/current' })));
+    expect(readings.map((reading) => reading.json().status)).toEqual(['ok', 'ok', 'ok']);
+    expect(asked).toBe(1);
+  });
+
   it('GET /api/weather/current is unavailable with the reason while the plugin is not configured or unreachable', async () => {
     await open({ WEATHER_PROVIDER_URL: 'http://127.0.0.1:9/' });
     const gated = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
