@@ -88,7 +88,11 @@ export class MessageChain {
     return this.queue.size;
   }
 
-  /** Hands a message to the chain; resolves once it is saved and queued (or turned away), not answered. */
+  /**
+   * Hands a message to the chain; resolves once it is saved and queued (or turned away), not answered.
+   * A message that brings its own history (the compat API) is queued while its save completes: its
+   * prompt does not read the stored history, so the model is asked without waiting for the database.
+   */
   async submit(input: IncomingMessageInput, options: SubmitOptions = {}): Promise<SubmitResult> {
     const message = IncomingMessageSchema.parse(input);
     const messageId = message.messageId ?? randomUUID();
@@ -108,7 +112,9 @@ export class MessageChain {
         return { status: 'rate_limited', messageId, retryAfterMs: decision.retryAfterMs };
       }
     }
-    const savedAt = await this.options.history.save({ interfacePath: message.interfacePath, text: message.text, senderId: message.senderId, senderName: message.senderName });
+    const saved = this.options.history.save({ interfacePath: message.interfacePath, text: message.text, senderId: message.senderId, senderName: message.senderName });
+    if (message.history) saved.catch((error: unknown) => this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'));
+    else await saved;
     if (!this.attention.shouldAnswer(message.interfacePath, message)) return { status: 'ignored', messageId, reason: 'asleep' };
 
     const animation = this.animationFor(message, messageId);
@@ -119,7 +125,7 @@ export class MessageChain {
     animation.think();
     const queued = this.queue.push(message.interfacePath, async () => {
       try {
-        settle(await this.answer(message, origin, animation, savedAt, options));
+        settle(await this.answer(message, origin, animation, saved, options));
       } finally {
         this.inFlight -= 1;
       }
@@ -148,8 +154,8 @@ export class MessageChain {
     return messageAnimation(this.options.body, this.logger, `chain:${messageId}`, message.hints.sessionId);
   }
 
-  /** `savedAt`: the message's place in the history; users' later messages, still queued, are not its context yet. */
-  private async answer(message: IncomingMessage, origin: ActionOrigin, animation: MessageAnimation, savedAt: string, options: SubmitOptions): Promise<ChainOutcome> {
+  /** `saved`: the message's place in the history; users' later messages, still queued, are not its context yet. */
+  private async answer(message: IncomingMessage, origin: ActionOrigin, animation: MessageAnimation, saved: Promise<string>, options: SubmitOptions): Promise<ChainOutcome> {
     const { cortex, config } = this.options;
     let generation: LinkedSignal | undefined;
     if (options.signal?.aborted) {
@@ -170,7 +176,7 @@ export class MessageChain {
         context: await this.pluginContext(),
         history: message.history
           ? [...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })), { role: 'user' as const, username: message.senderName, text: message.text }]
-          : (await this.options.history.load(message.interfacePath)).filter((item) => item.role === 'assistant' || item.timestamp <= savedAt),
+          : await this.storedHistory(message.interfacePath, await saved),
         interfacePath: message.interfacePath,
       });
       const seconds = config.get('CORTEX_TIMEOUT_S');
@@ -201,6 +207,10 @@ export class MessageChain {
     } finally {
       generation?.dispose();
     }
+  }
+
+  private async storedHistory(interfacePath: string, savedAt: string) {
+    return (await this.options.history.load(interfacePath)).filter((item) => item.role === 'assistant' || item.timestamp <= savedAt);
   }
 
   private engineFor(name: string | undefined): CortexInstance | undefined {

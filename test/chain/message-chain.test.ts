@@ -66,6 +66,25 @@ describe('message chain', () => {
     expect(texts()).toHaveLength(2);
   });
 
+  it('asks the model without waiting for the save of a message that brings its own history, and keeps the saves in order', async () => {
+    const chain = await start();
+    const chat = test.services.history.chat;
+    const save = chat.save.bind(chat);
+    // The user's save is written, but the chain is told it finished only after the answer.
+    let release: () => void = () => undefined;
+    chat.save = (input) => {
+      chat.save = save;
+      const written = save(input);
+      return new Promise((resolve) => (release = () => resolve(written)));
+    };
+    record.script.push('Answered while saving.');
+    expect(await answered(chain.submit(message('hi', { history: [{ role: 'user', content: 'earlier' }] })))).toMatchObject({ outcome: 'answered' });
+    expect(record.prompts[0]?.slice(1)).toEqual([{ role: 'user', content: 'earlier' }, { role: 'user', content: 'Sam: hi' }]);
+    release();
+    const saved = await test.services.history.chat.load('echo/1');
+    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['u1', 'hi'], ['self', 'Answered while saving.']]);
+  });
+
   it('runs valid actions and logs and skips unknown, inactive and invalid ones', async () => {
     const chain = await start();
     record.script.push(JSON.stringify({
