@@ -34,9 +34,16 @@ export default definePlugin({
       const date = new Date();
       return { now: date.toISOString(), time_zone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, text: describeNow(date, timeZone) };
     };
+    /** The prompt's line changes once a minute (the time is to the minute); every prompt asks for it. */
+    let line = { zone: '', minute: Number.NaN, text: '' };
+    const promptLine = () => {
+      const zone = config.get('PERSONA_TIMEZONE');
+      const minute = Math.floor(Date.now() / 60_000);
+      if (line.minute !== minute || line.zone !== zone) line = { zone, minute, text: `It is now ${describeNow(new Date(minute * 60_000), zoneOf(zone))}.` };
+      return line.text;
+    };
     return {
-      // Every prompt asks: only the text, without run's server zone lookup (a new DateTimeFormat each time).
-      promptContext: () => `It is now ${describeNow(new Date(), zoneOf(config.get('PERSONA_TIMEZONE')))}.`,
+      promptContext: promptLine,
       run: now,
     };
   },
