@@ -32,13 +32,20 @@ export function targetOf(url: string): Target {
   return target;
 }
 
-/** `POST url` with a JSON body; resolves with the response once its headers are in. Aborting `signal` destroys both. */
+/**
+ * `POST url` with a JSON body; resolves with the response once its headers are in. Aborting `signal`
+ * destroys both. `signal` is expected to live no longer than the answer: its listener is not removed.
+ */
 export function postJson(target: Target, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
     const { secure, options } = target;
-    const requestOptions: RequestOptions = { ...options, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, signal };
+    const requestOptions: RequestOptions = { ...options, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } };
     const request = secure ? httpsRequest(requestOptions, resolve) : httpRequest(requestOptions, resolve);
     request.once('error', reject);
+    // A listener of our own rather than the `signal` option, which also watches the request's end (a
+    // measurable part of starting an answer): destroying the request ends its response too.
+    signal.addEventListener('abort', () => request.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted')), { once: true });
     // The request is one write; Nagle would hold it while an earlier answer's last bytes await their ACK.
     request.setNoDelay(true);
     request.end(body);
