@@ -14,6 +14,8 @@ import { assertUploadId, UPLOAD_ID_PATTERN, UploadError } from './upload-errors.
 const DAY_MS = 86_400_000;
 /** Staged multipart files wait here (same file system as the uploads, so moving them is a rename). */
 const INCOMING_FOLDER = '.incoming';
+/** A staged file this old belongs to an upload that never finished (the process stopped mid-upload). */
+export const STAGED_MAX_AGE_MS = 3_600_000;
 
 /** `skins/temp/<upload_id>/meta.json` (contract "Uploads"). */
 export const UploadMetaSchema = z.object({
@@ -191,10 +193,24 @@ export class UploadStore {
         if (expired && (await this.remove(entry.name))) removed.push(entry.name);
       }
       if (removed.length > 0) this.options.logger.info({ upload_ids: removed }, 'expired animation uploads removed');
+      await this.sweepStaged(now);
     } catch (error) {
       this.options.logger.error({ err: error }, 'the upload retention sweep failed');
     }
     return removed;
+  }
+
+  private async sweepStaged(now: number): Promise<void> {
+    const folder = join(this.folder, INCOMING_FOLDER);
+    let count = 0;
+    for (const entry of await readEntries(folder)) {
+      const path = join(folder, entry.name);
+      const modified = await stat(path).then((info) => info.mtimeMs, () => undefined);
+      if (modified === undefined || now - modified < STAGED_MAX_AGE_MS) continue;
+      await rm(path, { recursive: true, force: true });
+      count += 1;
+    }
+    if (count > 0) this.options.logger.info({ count }, 'files of unfinished uploads removed');
   }
 
   private async read(id: string): Promise<UploadView | undefined> {

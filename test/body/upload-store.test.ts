@@ -1,8 +1,8 @@
-import { copyFile, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectAnimation, detectVrm } from '../../src/body/file-kinds.ts';
-import { UploadStore } from '../../src/body/upload-store.ts';
+import { STAGED_MAX_AGE_MS, UploadStore } from '../../src/body/upload-store.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createTestBody, type TestBody } from '../helpers/body.ts';
 import { ASCII_FBX_FILE, binaryFbx, copyFixtureSkins, plainGlbFile, vrm0File, VRM_1_FILE, VRMA_FILE } from '../helpers/upload-files.ts';
@@ -10,6 +10,7 @@ import { ASCII_FBX_FILE, binaryFbx, copyFixtureSkins, plainGlbFile, vrm0File, VR
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const { logger } = createLogger({ level: 'silent', pretty: false });
+const exists = (path: string) => access(path).then(() => true, () => false);
 
 describe('upload retention', () => {
   let skins: string;
@@ -57,6 +58,22 @@ describe('upload retention', () => {
     await store.sweep();
     expect(await store.list()).toEqual([]);
     expect(test.body.library.temporaryPaths()).toEqual([]);
+  });
+
+  it('removes the staged files of uploads that never finished, once they are an hour old', async () => {
+    skins = await copyFixtureSkins();
+    test = await createTestBody({ skinsDir: skins });
+    const store = storeOf();
+    const abandoned = await store.stagingPath();
+    const inProgress = await store.stagingPath();
+    await writeFile(abandoned, 'half an upload');
+    await writeFile(inProgress, 'arriving');
+    const seconds = (ms: number) => ms / 1000;
+    await utimes(abandoned, seconds(test.clock.now() - STAGED_MAX_AGE_MS), seconds(test.clock.now() - STAGED_MAX_AGE_MS));
+    await utimes(inProgress, seconds(test.clock.now() - 60_000), seconds(test.clock.now() - 60_000));
+    await store.sweep();
+    expect(await exists(abandoned)).toBe(false);
+    expect(await exists(inProgress)).toBe(true);
   });
 
   it('lets the interval timer run the sweep on the injected clock', async () => {
