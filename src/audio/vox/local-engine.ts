@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { EngineFactory } from '../engine-registry.ts';
 import { baseLanguage } from '../languages.ts';
-import { runEspeak, parseVoiceList, type EspeakVoice } from './espeak.ts';
+import { parseVoiceList, type EspeakVoice } from './espeak.ts';
+import { runEspeakOffThread } from './espeak-worker.ts';
 import { UnknownSpeakerError, type Speaker, type VoxEngine, type VoxRequest } from './contract.ts';
 
 export const LOCAL_VOX_ENGINE = 'local';
@@ -44,7 +45,7 @@ const DEFAULT_VOICE = 'en-us';
 export const createLocalVoxEngine: EngineFactory<VoxEngine> = ({ settings, config }) => {
   const options = LocalSettingsSchema.parse(settings);
   let voices: Promise<EspeakVoice[]> | undefined;
-  const listVoices = () => (voices ??= runEspeak({ args: ['--voices'] }).then((result) => parseVoiceList(result.stdout)));
+  const listVoices = () => (voices ??= runEspeakOffThread({ args: ['--voices'] }).then((result) => parseVoiceList(result.stdout)));
 
   async function voiceFor(request: Pick<VoxRequest, 'voice' | 'language'>): Promise<string> {
     if (request.voice) return request.voice;
@@ -59,7 +60,7 @@ export const createLocalVoxEngine: EngineFactory<VoxEngine> = ({ settings, confi
     const prosody = EMOTION_PROSODY[emotion?.toLowerCase() ?? ''] ?? { speed: 1, pitch: 0 };
     const speed = Math.round((options.speed ?? 175) * prosody.speed);
     const pitch = Math.min(99, Math.max(0, (options.pitch ?? 50) + prosody.pitch));
-    const result = await runEspeak({ args: ['-v', voice, '-s', String(speed), '-p', String(pitch)], text });
+    const result = await runEspeakOffThread({ args: ['-v', voice, '-s', String(speed), '-p', String(pitch)], text });
     if (!result.wav) throw new Error(result.stderr.join(' ') || 'espeak-ng produced no audio');
     return result.wav;
   }
