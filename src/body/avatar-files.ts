@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import type { BodyServer } from './body-server.ts';
+import type { Clock } from './clock.ts';
 import { CustomVrmStore } from './custom-vrm.ts';
 import { UploadStore } from './upload-store.ts';
 
@@ -15,9 +16,10 @@ export interface AvatarFiles {
 
 /**
  * The files users give the avatar: registers the uploads already on disk, starts the retention sweep
- * (every COMPANION_UPLOAD_CLEANUP_INTERVAL_S, read at start) and shows the custom model chosen earlier.
+ * (every COMPANION_UPLOAD_CLEANUP_INTERVAL_S, rescheduled when it changes) and shows the custom model
+ * chosen earlier.
  */
-export async function startAvatarFiles(options: { body: BodyServer; config: ConfigStore; logger: Logger; backups: string }): Promise<AvatarFiles> {
+export async function startAvatarFiles(options: { body: BodyServer; config: ConfigStore; logger: Logger; backups: string; clock?: Clock }): Promise<AvatarFiles> {
   const { body, config } = options;
   const logger = options.logger.child({ component: 'avatar-files' });
   const uploads = new UploadStore({
@@ -25,9 +27,21 @@ export async function startAvatarFiles(options: { body: BodyServer; config: Conf
     logger,
     ttlDays: () => config.get('COMPANION_UPLOAD_TTL_DAYS'),
     promoteEnabled: () => config.get('COMPANION_PROMOTE_ENABLED'),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await uploads.start(config.get('COMPANION_UPLOAD_CLEANUP_INTERVAL_S') * 1000);
+  const onChange = ({ key }: { key: string }) => {
+    if (key === 'COMPANION_UPLOAD_CLEANUP_INTERVAL_S') uploads.sweepEvery(config.get('COMPANION_UPLOAD_CLEANUP_INTERVAL_S') * 1000);
+  };
+  config.on('change', onChange);
   const customVrm = new CustomVrmStore(body, join(options.backups, 'vrm'), logger);
   await customVrm.restore();
-  return { uploads, customVrm, stop: () => uploads.stop() };
+  return {
+    uploads,
+    customVrm,
+    stop: () => {
+      config.off('change', onChange);
+      uploads.stop();
+    },
+  };
 }

@@ -83,6 +83,12 @@ export class UploadStore {
   async start(intervalMs: number): Promise<void> {
     for (const meta of await this.list()) await this.body.addTemporarySearchPath(this.rootOf(meta.upload_id));
     await this.sweep();
+    this.sweepEvery(intervalMs);
+  }
+
+  /** Sweeps every `intervalMs` from now on (a changed COMPANION_UPLOAD_CLEANUP_INTERVAL_S). */
+  sweepEvery(intervalMs: number): void {
+    this.stop();
     this.sweepTimer = this.clock.setInterval(() => void this.sweep(), intervalMs);
   }
 

@@ -2,7 +2,9 @@ import { access, copyFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectAnimation, detectVrm } from '../../src/body/file-kinds.ts';
+import { startAvatarFiles } from '../../src/body/avatar-files.ts';
 import { STAGED_MAX_AGE_MS, UploadStore } from '../../src/body/upload-store.ts';
+import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
 import { createTestBody, type TestBody } from '../helpers/body.ts';
 import { ASCII_FBX_FILE, binaryFbx, copyFixtureSkins, plainGlbFile, vrm0File, VRM_1_FILE, VRMA_FILE } from '../helpers/upload-files.ts';
@@ -74,6 +76,23 @@ describe('upload retention', () => {
     await store.sweep();
     expect(await exists(abandoned)).toBe(false);
     expect(await exists(inProgress)).toBe(true);
+  });
+
+  it('sweeps at the new interval once COMPANION_UPLOAD_CLEANUP_INTERVAL_S changes', async () => {
+    skins = await copyFixtureSkins();
+    test = await createTestBody({ skinsDir: skins });
+    const config = ConfigStore.fromSources({ environment: { COMPANION_UPLOAD_CLEANUP_INTERVAL_S: String(30 * 86_400), COMPANION_UPLOAD_TTL_DAYS: '1' } });
+    const files = await startAvatarFiles({ body: test.body, config, logger, backups: join(skins, 'backups'), clock: test.clock });
+    try {
+      await config.set('COMPANION_UPLOAD_CLEANUP_INTERVAL_S', '3600');
+      await uploadTo(files.uploads);
+      test.clock.advance(DAY_MS + HOUR_MS);
+      // The timer's sweep runs first; this one, queued after it, finds nothing left.
+      expect(await files.uploads.sweep()).toEqual([]);
+      expect(await files.uploads.list()).toEqual([]);
+    } finally {
+      files.stop();
+    }
   });
 
   it('lets the interval timer run the sweep on the injected clock', async () => {
