@@ -25,6 +25,33 @@ describe('ReplyStream', () => {
   });
 });
 
+describe('ReplyStream, however the deltas fall', () => {
+  const replies = [
+    '  Hello there, this is a longer answer with `inline code` and more words after it.',
+    'Here is some code: ```js\nconsole.log(1)\n``` and text after.',
+    '\n\n{"actions": [{"type": "note", "payload": {"text": "x"}}]}',
+    'Ends with backticks ``',
+  ];
+  const shownAt = (reply: string, cuts: number[]) => {
+    const points = [0, ...cuts, reply.length];
+    return run(points.slice(1).map((point, index) => reply.slice(points[index], point)), '').join('');
+  };
+
+  it('shows the same text for every split of a reply into two or three deltas', () => {
+    for (const reply of replies) {
+      const whole = shownAt(reply, []);
+      for (let cut = 1; cut < reply.length; cut += 1) {
+        expect(shownAt(reply, [cut])).toBe(whole);
+        expect(shownAt(reply, [cut, Math.min(reply.length, cut + 3)])).toBe(whole);
+      }
+    }
+    expect(shownAt(replies[0] as string, [])).toBe((replies[0] as string).trimStart());
+    expect(shownAt(replies[1] as string, [])).toBe('Here is some code: ');
+    expect(shownAt(replies[2] as string, [])).toBe('');
+    expect(shownAt(replies[3] as string, [])).toBe('Ends with backticks ');
+  });
+});
+
 describe('compat conversations', () => {
   it('are named by the header, or by a hash of how they open', () => {
     const opening = [{ role: 'system', content: 'S' }, { role: 'user', content: 'hi' }];
