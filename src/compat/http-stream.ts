@@ -19,8 +19,7 @@ export interface ResponseStream {
  */
 export function responseStream(reply: FastifyReply, contentType: string): ResponseStream {
   let started = false;
-  /** Whether anything went out; `headersSent` turns true at writeHead, before a byte is written. */
-  let written = false;
+  /** Flushes the headers alone; cleared by the first write. */
   let alone: NodeJS.Timeout | undefined;
   const open = () => {
     if (started) return;
@@ -30,15 +29,12 @@ export function responseStream(reply: FastifyReply, contentType: string): Respon
     // One write and one wake-up of the client instead of two when the model answers quickly (as Ollama
     // sends them); a slow model (loading, a queue) still lets the client see the request accepted.
     alone = setTimeout(() => {
-      if (written || reply.raw.destroyed) return;
-      written = true;
-      reply.raw.flushHeaders();
+      if (!reply.raw.destroyed) reply.raw.flushHeaders();
     }, HEADERS_ALONE_AFTER_MS);
   };
   const commit = () => {
     open();
     clearTimeout(alone);
-    written = true;
   };
   return {
     open,
