@@ -95,8 +95,17 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody }
   return { status: 500, body: { error: { code: 'internal_error', message: 'Internal server error' } } };
 }
 
-function logIfServerError(request: FastifyRequest, error: unknown, status: number): void {
-  if (status >= 500) request.log.error({ err: error }, 'request failed');
+/**
+ * A 5xx is a server fault, logged with its stack. A client that went away while sending its request (an
+ * upload cut off mid-body) fails the request too, but is routine: a short line, no error level, no stack.
+ */
+export function logIfServerError(request: FastifyRequest, error: unknown, status: number): void {
+  if (status < 500) return;
+  if (request.raw.readableAborted) {
+    request.log.info({ reason: error instanceof Error ? error.message : String(error) }, 'the client went away before sending the whole request');
+    return;
+  }
+  request.log.error({ err: error }, 'request failed');
 }
 
 /** The web port's error shape: `{error: {code, message, details?}}`; 5xx bodies stay generic. */

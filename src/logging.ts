@@ -1,11 +1,17 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { ConfigStore } from './config/store.ts';
+import { Redactor } from './logging-redact.ts';
 
 export type { Logger };
 
 /** Fans every log line out to live subscribers (the WS /logs stream). */
 export class LogTap {
+  /**
+   * The secrets every line is cleaned of before it reaches any output, this tap or stdout. It travels
+   * with the tap because the tap is what reaches the services, which keep it current with the configuration.
+   */
+  readonly redactor = new Redactor();
   private readonly subscribers = new Set<(line: string) => void>();
 
   subscribe(listener: (line: string) => void): () => void {
@@ -25,7 +31,10 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
 }
 
-/** One pino logger for the process: pretty in a terminal, JSON otherwise, and always into the tap. */
+/**
+ * One pino logger for the process: pretty in a terminal, JSON otherwise, and always into the tap; every
+ * line without the secrets of `tap.redactor`.
+ */
 export function createLogger(options: LoggerOptions): { logger: Logger; tap: LogTap } {
   const tap = new LogTap();
   const usePretty = options.pretty ?? process.stdout.isTTY === true;
@@ -33,7 +42,7 @@ export function createLogger(options: LoggerOptions): { logger: Logger; tap: Log
   const output = usePretty ? pretty({ colorize: true, destination }) : destination;
   // Each stream takes every level; the logger's own level decides what is written.
   const logger = pino(
-    { level: options.level, base: { pid: process.pid } },
+    { level: options.level, base: { pid: process.pid }, hooks: { streamWrite: (line) => tap.redactor.clean(line) } },
     pino.multistream([
       { level: 'trace', stream: output },
       { level: 'trace', stream: tap },

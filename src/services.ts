@@ -13,6 +13,7 @@ import { ActivityLogRepository } from './db/repositories/activity-log.ts';
 import { ConfigEntriesRepository } from './db/repositories/config-entries.ts';
 import { createHistoryServices, type HistoryServices } from './history/history-services.ts';
 import type { LogTap, Logger } from './logging.ts';
+import { followSecrets } from './logging-redact.ts';
 import { HELLO_TIMEOUT_MS, SessionTokens, SocketGate, TrustPolicy } from './trust.ts';
 
 export interface ListeningPorts {
@@ -86,6 +87,8 @@ export const packageVersion: string = (
 export async function createServices(options: ServiceOptions): Promise<Services> {
   const { config, logger } = options;
   const cwd = options.cwd ?? process.cwd();
+  // Before the database opens (a driver error may quote DATABASE_URL); saved entries follow as changes.
+  const stopRedacting = followSecrets(config, options.logTap.redactor);
   const database = await openDatabase(options.databaseUrl ?? config.get('DATABASE_URL'), cwd);
   const skipped = await config.attachOverrides(new ConfigEntriesRepository(database.db, database.dialect));
   for (const entry of skipped) logger.warn({ key: entry.key, issues: entry.issues }, 'ignoring a saved configuration entry that is no longer valid');
@@ -129,7 +132,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     history,
     assistant,
     audio,
-    disposers: [history.stop, bodyService.stop, avatarFiles.stop, assistant.stop, audio.stop, disconnectWebChat],
+    disposers: [stopRedacting, history.stop, bodyService.stop, avatarFiles.stop, assistant.stop, audio.stop, disconnectWebChat],
   };
 }
 

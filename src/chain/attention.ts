@@ -2,13 +2,32 @@ export type AttentionCommand = 'sleep' | 'wake' | 'status';
 
 const COMMANDS: Record<string, AttentionCommand> = { '/sleep': 'sleep', '/wake': 'wake', '/awake': 'wake', '/status': 'status' };
 
-const normalise = (text: string) => text.trim().toLowerCase().replace(/[.!?\s]+$/u, '').replace(/\s+/gu, ' ');
+/**
+ * Commands and phrases are a few words: a longer message is chat and is not read at all, so the work
+ * spent on any message stays small whatever its sender typed.
+ */
+export const MAX_COMMAND_LENGTH = 256;
+
+const TRAILING_PUNCTUATION = new Set(['.', '!', '?']);
+
+/**
+ * Lower case, without trailing punctuation or space, each run of white space one space. The end is cut
+ * by a loop: a `[.!?\s]+$` pattern retries from every position of a long run (quadratic time).
+ */
+function normalise(text: string): string {
+  const lower = text.trim().toLowerCase();
+  let end = lower.length;
+  while (end > 0 && (TRAILING_PUNCTUATION.has(lower.charAt(end - 1)) || /\s/u.test(lower.charAt(end - 1)))) end -= 1;
+  return lower.slice(0, end).replace(/\s+/gu, ' ');
+}
 
 /**
  * `/sleep`, `/wake`, `/awake`, `/status` (also as `/sleep@botname`), or a whole message equal to one of
- * the CHAT_SLEEP_COMMANDS / CHAT_WAKE_COMMANDS phrases (case and trailing punctuation ignored).
+ * the CHAT_SLEEP_COMMANDS / CHAT_WAKE_COMMANDS phrases (case and trailing punctuation ignored). A message
+ * longer than MAX_COMMAND_LENGTH is none of them.
  */
 export function parseAttentionCommand(text: string, phrases: { sleep: readonly string[]; wake: readonly string[] }): AttentionCommand | undefined {
+  if (text.length > MAX_COMMAND_LENGTH) return undefined;
   const normalised = normalise(text);
   const word = normalised.split(' ')[0]?.split('@')[0] ?? '';
   if (normalised.startsWith('/') && COMMANDS[word] && normalised.split(' ').length === 1) return COMMANDS[word];

@@ -99,18 +99,21 @@ export class MessageChain {
     const origin: ActionOrigin = { interfaceId: message.interfaceId, interfacePath: message.interfacePath, messageId, senderId: message.senderId, metadata: message.metadata };
     const { config } = this.options;
 
-    const command = parseAttentionCommand(message.text, { sleep: config.get('CHAT_SLEEP_COMMANDS'), wake: config.get('CHAT_WAKE_COMMANDS') });
-    if (command) {
-      await this.runCommand(command, message, origin);
-      return { status: 'command', messageId, command };
-    }
-    const trusted = this.definitionOf(message.interfaceId)?.trustedSenders === true;
-    if (!trusted && !isTrainer(config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) {
-      const decision = this.limiter.take(`${message.interfaceId}:${message.senderId}`);
+    // The limit comes before anything reads the text: a flooding sender costs a bucket lookup per message.
+    const sender = this.limitedSender(message);
+    if (sender) {
+      const decision = this.limiter.take(sender);
       if (!decision.allowed) {
         this.logger.warn({ interface_path: message.interfacePath, sender_id: message.senderId }, 'message dropped by the per-user rate limit');
         return { status: 'rate_limited', messageId, retryAfterMs: decision.retryAfterMs };
       }
+    }
+    const command = parseAttentionCommand(message.text, { sleep: config.get('CHAT_SLEEP_COMMANDS'), wake: config.get('CHAT_WAKE_COMMANDS') });
+    if (command) {
+      // Commands do not use up the limit; only a sender already over it is refused them.
+      if (sender) this.limiter.refund(sender);
+      await this.runCommand(command, message, origin);
+      return { status: 'command', messageId, command };
     }
     const saved = this.options.history.save({ interfacePath: message.interfacePath, text: message.text, senderId: message.senderId, senderName: message.senderName });
     if (message.history) saved.catch((error: unknown) => this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'));
@@ -142,6 +145,13 @@ export class MessageChain {
   /** Aborts the answers in progress (shutdown). */
   stop(): void {
     this.stopping.abort(new Error('the chain is stopping'));
+  }
+
+  /** The sender's rate-limit key; undefined when exempt (an interface whose senders are all trusted, a trainer). */
+  private limitedSender(message: IncomingMessage): string | undefined {
+    if (this.definitionOf(message.interfaceId)?.trustedSenders === true) return undefined;
+    if (isTrainer(this.options.config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) return undefined;
+    return `${message.interfaceId}:${message.senderId}`;
   }
 
   private definitionOf(interfaceId: string): InterfaceDefinition | undefined {

@@ -41,6 +41,12 @@ export class UserRateLimiter {
     return { allowed: false, retryAfterMs: Math.ceil((1 - bucket.tokens) / perMs) };
   }
 
+  /** Gives back the message `take` just counted: it turned out not to count (an attention command). */
+  refund(user: string): void {
+    const bucket = this.buckets.get(user);
+    if (bucket) bucket.tokens = Math.min(this.limits().burst, bucket.tokens + 1);
+  }
+
   private sweep(now: number, burst: number, perMs: number): void {
     if (this.buckets.size < 10_000) return;
     for (const [user, bucket] of this.buckets) if (bucket.tokens + (now - bucket.at) * perMs >= burst) this.buckets.delete(user);

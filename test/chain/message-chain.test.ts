@@ -233,6 +233,20 @@ describe('attention and operators', () => {
     expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(true);
   });
 
+  it('does not count attention commands against the limit, but refuses every message of a sender over it before reading it', async () => {
+    await setup({ CHAT_RATE_LIMIT_BURST: '2', CHAT_RATE_LIMIT_PER_MINUTE: '1' });
+    for (let index = 0; index < 3; index += 1) expect((await say('/status')).status).toBe('command');
+    for (const text of ['one', 'two']) {
+      const queued = await say(text);
+      if (queued.status !== 'queued') throw new Error(`not queued: ${queued.status}`);
+      await queued.done;
+    }
+    expect(await say('/sleep')).toMatchObject({ status: 'rate_limited' });
+    expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(false);
+    // The longest text a message may carry, and one the old command check took seconds over.
+    expect(await say(`a${' '.repeat(99_998)}b`)).toMatchObject({ status: 'rate_limited' });
+  });
+
   it('limits each user to the burst, then the per-minute rate; other users and trainers are not affected', async () => {
     await setup({ CHAT_RATE_LIMIT_BURST: '3', CHAT_RATE_LIMIT_PER_MINUTE: '6', TRAINER_IDS: 'echo:boss' });
     const statuses: string[] = [];

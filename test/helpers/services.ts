@@ -25,13 +25,15 @@ export interface TestServiceOptions {
   /** Component discovery folders; by default the empty temporary cwd, so no component loads. */
   componentRoots?: Partial<ComponentRoots>;
   logLevel?: string;
+  /** Where the log lines go (JSON, one a line); by default stdout. Tests read what was logged here. */
+  logDestination?: NodeJS.WritableStream;
 }
 
 /** Real services over a fresh database and a temporary working directory, closed by `close()`. */
 export async function createTestServices(options: TestServiceOptions = {}): Promise<TestServices> {
   const cwd = await mkdtemp(join(tmpdir(), 'anima-test-'));
   const config = ConfigStore.fromSources({ envFile: options.envFile ?? {}, environment: options.environment ?? {} });
-  const { logger, tap } = createLogger({ level: options.logLevel ?? 'silent', pretty: false });
+  const { logger, tap } = createLogger({ level: options.logLevel ?? 'silent', pretty: false, ...(options.logDestination ? { destination: options.logDestination } : {}) });
   let restarts = 0;
   const services = await createServices({
     config,
