@@ -1,10 +1,11 @@
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
-import { AppError, installErrorHandlers } from './errors.ts';
+import { installErrorHandlers } from './errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
 import { createFastify } from './http/create-fastify.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
+import { guardRoutes, isApiRoute, isReadRequest } from './http/route-trust.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { animationRoutes } from './http/routes/animation.ts';
 import { audioRoutes } from './http/routes/audio.ts';
@@ -28,7 +29,6 @@ import { audioStreamRoutes } from './realtime/audio-stream.ts';
 import { bodySocketRoutes } from './realtime/body-sockets.ts';
 import { logStreamRoutes } from './realtime/log-stream.ts';
 import type { Services } from './services.ts';
-import { isLoopbackAddress, unauthorized } from './trust.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,15 +50,9 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   installErrorHandlers(app);
 
   addSecurityHeaders(app, Boolean(options.https));
-  await app.register(rateLimit, {
-    global: true,
-    max: () => config.get('APP_RATE_LIMIT_PER_MINUTE'),
-    timeWindow: 60_000,
-    // The person at the machine and local tools are never throttled; remote clients are.
-    allowList: (request) => isLoopbackAddress(request.ip),
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
-  });
+  // Only JSON and, on the upload routes, multipart bodies: a plain-text post is what any site's form can send.
+  app.removeContentTypeParser('text/plain');
+  await registerRateLimit(app, config);
   await app.register(websocket, {
     options: { maxPayload: 1_048_576 },
     // 1001 "going away" tells clients the server is stopping, so they reconnect rather than give up.
@@ -70,11 +64,12 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   });
   await registerApiDocs(app, services);
 
-  // A callback hook, not an async one: it runs on every request and needs no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const guarded = request.routeOptions.config.trust !== 'hello' && (request.url.startsWith('/api/') || request.url === '/api');
-    if (guarded && !trust.isTrusted(request)) return done(unauthorized());
-    done();
+  guardRoutes(app, {
+    policy: trust,
+    listener: services.listeners.web,
+    gate: services.gate,
+    // The page, its bundle and the skin, animation, model and speech files; never an /api route.
+    isPublic: (request) => isReadRequest(request) && !isApiRoute(request.routeOptions.url ?? '/api'),
   });
 
   await app.register(sessionRoutes, { services });

@@ -14,7 +14,8 @@ import { ConfigEntriesRepository } from './db/repositories/config-entries.ts';
 import { createHistoryServices, type HistoryServices } from './history/history-services.ts';
 import type { LogTap, Logger } from './logging.ts';
 import { followSecrets } from './logging-redact.ts';
-import { HELLO_TIMEOUT_MS, SessionTokens, SocketGate, TrustPolicy } from './trust.ts';
+import { HELLO_TIMEOUT_MS, SocketGate } from './realtime/socket-gate.ts';
+import { SessionTokens, TrustPolicy, type ListenerTrust } from './trust.ts';
 
 export interface ListeningPorts {
   http: number | null;
@@ -47,6 +48,8 @@ export interface Services {
   logger: Logger;
   logTap: LogTap;
   trust: TrustPolicy;
+  /** What each listener adds to the trust rules (its allowed browser origins). */
+  listeners: { web: ListenerTrust; compat: ListenerTrust };
   gate: SocketGate;
   activity: ActivityLogRepository;
   runtime: RuntimeInfo;
@@ -88,17 +91,48 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const { config, logger } = options;
   const cwd = options.cwd ?? process.cwd();
   // Before the database opens (a driver error may quote DATABASE_URL); saved entries follow as changes.
-  const stopRedacting = followSecrets(config, options.logTap.redactor);
-  const database = await openDatabase(options.databaseUrl ?? config.get('DATABASE_URL'), cwd);
+  const disposers: Services['disposers'] = [followSecrets(config, options.logTap.redactor)];
+  const database = await openDatabase(options.databaseUrl ?? config.get('DATABASE_URL'), cwd).catch(async (error: unknown) => {
+    await stopAll(disposers);
+    throw error;
+  });
+  try {
+    return await wireServices(options, cwd, database, disposers);
+  } catch (error) {
+    // A start that fails half-way (a folder it cannot use) leaves nothing running behind a retry.
+    await stopAll(disposers);
+    await database.close();
+    throw error;
+  }
+}
+
+async function stopAll(disposers: Services['disposers']): Promise<void> {
+  for (const dispose of disposers.reverse()) await dispose();
+}
+
+/** The services over an open database; each one's stop joins `disposers` as soon as it has started. */
+async function wireServices(options: ServiceOptions, cwd: string, database: DatabaseHandle, disposers: Services['disposers']): Promise<Services> {
+  const { config, logger } = options;
   const skipped = await config.attachOverrides(new ConfigEntriesRepository(database.db, database.dialect));
   for (const entry of skipped) logger.warn({ key: entry.key, issues: entry.issues }, 'ignoring a saved configuration entry that is no longer valid');
   const trust = new TrustPolicy(
-    { apiKey: () => config.get('APP_API_KEY'), trustLoopback: () => config.get('APP_TRUST_LOOPBACK') },
+    {
+      apiKey: () => config.get('APP_API_KEY'),
+      trustLoopback: () => config.get('APP_TRUST_LOOPBACK'),
+      allowedHosts: () => [config.get('APP_WEBUI_HOST'), config.get('COMPAT_HOST'), ...config.get('APP_ALLOWED_HOSTS')],
+    },
     new SessionTokens(),
   );
+  const listeners = {
+    web: { allowedOrigins: () => config.get('APP_ALLOWED_ORIGINS'), formsNeedCredential: true },
+    compat: { allowedOrigins: () => config.get('COMPAT_ALLOWED_ORIGINS'), formsNeedCredential: false },
+  };
   const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
+  disposers.push(history.stop);
   const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
+  disposers.push(bodyService.stop);
   const avatarFiles = await startAvatarFiles({ body: bodyService.body, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
+  disposers.push(avatarFiles.stop);
   const assistant = createAssistant({
     config,
     logger,
@@ -109,16 +143,19 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
   });
+  disposers.push(assistant.stop);
   await assistant.start();
   const audio = await startAudio({ config, logger, cwd, body: bodyService.body, assistant });
-  const disconnectWebChat = connectWebChat({ components: assistant.components, outlets: audio.vox.outlets, archives: history.archives });
+  disposers.push(audio.stop);
+  disposers.push(connectWebChat({ components: assistant.components, outlets: audio.vox.outlets, archives: history.archives }));
   return {
     config,
     database,
     logger,
     logTap: options.logTap,
     trust,
-    gate: new SocketGate(trust, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS),
+    listeners,
+    gate: new SocketGate(trust, listeners.web, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS),
     activity: new ActivityLogRepository(database.db),
     runtime: { version: packageVersion, startedAt: new Date(), ports: { http: null, https: null, compat: null } },
     lifecycle: options.lifecycle,
@@ -132,12 +169,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     history,
     assistant,
     audio,
-    disposers: [stopRedacting, history.stop, bodyService.stop, avatarFiles.stop, assistant.stop, audio.stop, disconnectWebChat],
+    disposers,
   };
 }
 
 /** Stops every service in reverse order of creation, then closes the database. */
 export async function closeServices(services: Services): Promise<void> {
-  for (const dispose of services.disposers.reverse()) await dispose();
+  await stopAll(services.disposers);
   await services.database.close();
 }

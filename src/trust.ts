@@ -1,22 +1,13 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppError } from './errors.ts';
+import { isListedOrigin, isLocalHostName, isLoopbackAddress, isOwnOrigin, splitHost } from './http/local-origin.ts';
 
 export const SESSION_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
-export const HELLO_TIMEOUT_MS = 5000;
-export const UNAUTHORIZED_CLOSE_CODE = 4401;
 
 export type Now = () => number;
 
-/** 127.0.0.0/8, ::1 and their IPv4-mapped IPv6 spelling. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1';
-}
+export { isLoopbackAddress };
 
 export const unauthorized = () => new AppError(401, 'unauthorized', 'This request needs the API key or a session token');
 
@@ -75,6 +66,15 @@ function sameSecret(given: string, expected: string): boolean {
 export interface TrustSettings {
   apiKey: () => string;
   trustLoopback: () => boolean;
+  /** Names of this machine besides localhost and loopback addresses: the bind addresses, APP_ALLOWED_HOSTS. */
+  allowedHosts: () => readonly string[];
+}
+
+/** What a listener adds to the rules: its extra origins, and whether it parses form content. */
+export interface ListenerTrust {
+  allowedOrigins: () => readonly string[];
+  /** Form-shaped bodies (what a plain HTML form on any site can post) never ride on loopback trust. */
+  formsNeedCredential: boolean;
 }
 
 /** The credential a request carries: `Authorization: Bearer <secret>` or `X-API-Key: <secret>`. */
@@ -85,10 +85,28 @@ export function presentedSecret(headers: FastifyRequest['headers']): string | un
   return typeof apiKey === 'string' ? apiKey.trim() : undefined;
 }
 
+type TrustedRequest = Pick<FastifyRequest, 'ip' | 'headers' | 'protocol'>;
+
+const FORM_TYPES = new Set(['multipart/form-data', 'application/x-www-form-urlencoded', 'text/plain']);
+/** Browser fetch contexts that are the page itself or the user's own navigation. */
+const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
+
+const forbiddenHost = (host: string) =>
+  new AppError(403, 'forbidden_host', `Host "${host.slice(0, 100)}" does not name this machine; add it to APP_ALLOWED_HOSTS to allow it`);
+const forbiddenOrigin = (what: string) =>
+  new AppError(403, 'forbidden_origin', `${what} may not use this machine's trust; add the origin to APP_ALLOWED_ORIGINS (COMPAT_ALLOWED_ORIGINS on the compatibility port) or send the API key`);
+const formNeedsCredential = () =>
+  new AppError(401, 'unauthorized', 'Form and plain-text posts need a session token (POST /api/session) or the API key, even from this machine');
+
+function isFormContent(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  return FORM_TYPES.has(contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '');
+}
+
 /**
- * The contract's trust rules. A request is trusted from loopback (unless APP_TRUST_LOOPBACK is false),
- * or with the API key, or with a valid session token (so a remote web UI that showed the key once keeps
- * working with its token).
+ * The contract's trust rules. A request is trusted with the API key or a valid session token, from any
+ * origin; or from loopback (unless APP_TRUST_LOOPBACK is false), but only when its Host names this
+ * machine (no DNS rebinding) and its browser origin, if any, is the listener's own or an allowed one.
  */
 export class TrustPolicy {
   constructor(
@@ -103,14 +121,36 @@ export class TrustPolicy {
     return this.tokens.verify(secret) !== undefined;
   }
 
-  isTrusted(request: Pick<FastifyRequest, 'ip' | 'headers'>): boolean {
-    if (this.settings.trustLoopback() && isLoopbackAddress(request.ip)) return true;
-    return this.isTrustedSecret(presentedSecret(request.headers));
+  /** Undefined when the request is trusted; otherwise the error that refuses it (401 or 403). */
+  refusal(request: TrustedRequest, listener: ListenerTrust): AppError | undefined {
+    const viaLoopback = this.settings.trustLoopback() && isLoopbackAddress(request.ip);
+    // The common case first and cheapest: the page or a local tool, no secret to hash.
+    const browserRefusal = viaLoopback ? this.browserRefusal(request, listener) : unauthorized();
+    if (!browserRefusal && !(listener.formsNeedCredential && isFormContent(request.headers['content-type']))) return undefined;
+    if (this.isTrustedSecret(presentedSecret(request.headers))) return undefined;
+    return browserRefusal ?? formNeedsCredential();
   }
 
-  /** An onRequest hook body: throws 401 for an untrusted request. */
-  assertTrusted(request: Pick<FastifyRequest, 'ip' | 'headers'>): void {
-    if (!this.isTrusted(request)) throw unauthorized();
+  /** For routes open to everyone (the page, skin files, the compat probe): only a foreign Host is refused. */
+  hostRefusal(request: TrustedRequest): AppError | undefined {
+    if (!this.settings.trustLoopback() || !isLoopbackAddress(request.ip)) return undefined;
+    const host = request.headers.host;
+    if (host === undefined || isLocalHostName(splitHost(host).name, this.settings.allowedHosts())) return undefined;
+    return this.isTrustedSecret(presentedSecret(request.headers)) ? undefined : forbiddenHost(host);
+  }
+
+  /** Why a loopback request may not use loopback trust: a foreign Host, or a foreign browser context. */
+  private browserRefusal(request: TrustedRequest, listener: ListenerTrust): AppError | undefined {
+    const { host, origin } = request.headers;
+    const hosts = this.settings.allowedHosts();
+    if (host !== undefined && !isLocalHostName(splitHost(host).name, hosts)) return forbiddenHost(host);
+    if (origin === undefined) {
+      // A browser that dropped the Origin (privacy tools, old browsers) still says where the request came from.
+      const site = request.headers['sec-fetch-site'];
+      return typeof site === 'string' && !OWN_FETCH_SITES.has(site) ? forbiddenOrigin(`A ${site.slice(0, 20)} browser request`) : undefined;
+    }
+    if (isOwnOrigin(origin, host, request.protocol, hosts) || isListedOrigin(origin, listener.allowedOrigins())) return undefined;
+    return forbiddenOrigin(`Origin "${origin.slice(0, 100)}"`);
   }
 
   /** Verifies a hello token: a session token or the API key itself (for headless clients). */
@@ -119,87 +159,5 @@ export class TrustPolicy {
     if (sessionId) return sessionId;
     const apiKey = this.settings.apiKey();
     return apiKey !== '' && sameSecret(token, apiKey) ? `key-${randomUUID()}` : undefined;
-  }
-}
-
-export const HelloSchema = z.looseObject({
-  type: z.literal('hello'),
-  token: z.string().optional(),
-  has_assets: z.array(z.string()).max(10_000).optional(),
-});
-export type Hello = z.infer<typeof HelloSchema>;
-
-/** What a socket route needs of a WebSocket; `ws` sockets match it. */
-export interface GatedSocket {
-  readyState: number;
-  on(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
-  on(event: 'close', listener: () => void): unknown;
-  off(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
-  close(code?: number, reason?: string): void;
-}
-
-export interface AdmittedSocket {
-  /** The token's session, or a fresh id for a loopback client that sent none. */
-  sessionId: string;
-  hasAssets: string[];
-  hello: Hello;
-}
-
-/**
- * The hello handshake every socket route shares. The first message must be a valid hello within the
- * timeout; a loopback (or key-carrying) upgrade may omit the token. Anything else closes with 4401.
- * Resolves undefined when the socket was refused. Counts the admitted sockets that are still open.
- */
-export class SocketGate {
-  private open = 0;
-
-  constructor(
-    private readonly policy: TrustPolicy,
-    private readonly timeoutMs = HELLO_TIMEOUT_MS,
-  ) {}
-
-  openCount(): number {
-    return this.open;
-  }
-
-  admit(socket: GatedSocket, request: Pick<FastifyRequest, 'ip' | 'headers'>): Promise<AdmittedSocket | undefined> {
-    const trustedUpgrade = this.policy.isTrusted(request);
-    return new Promise((resolve) => {
-      const refuse = (reason: string) => {
-        clearTimeout(timer);
-        socket.off('message', onMessage);
-        socket.close(UNAUTHORIZED_CLOSE_CODE, reason);
-        resolve(undefined);
-      };
-      const onMessage = (data: unknown, isBinary: boolean) => {
-        const hello = isBinary ? undefined : parseHello(data);
-        if (!hello) return refuse('expected a hello message');
-        const sessionId = hello.token ? this.policy.sessionForToken(hello.token) : trustedUpgrade ? randomUUID() : undefined;
-        if (!sessionId) return refuse('unauthorized');
-        clearTimeout(timer);
-        socket.off('message', onMessage);
-        this.open += 1;
-        socket.on('close', () => {
-          this.open -= 1;
-        });
-        resolve({ sessionId, hasAssets: hello.has_assets ?? [], hello });
-      };
-      const timer = setTimeout(() => refuse('hello timeout'), this.timeoutMs);
-      socket.on('message', onMessage);
-      socket.on('close', () => {
-        clearTimeout(timer);
-        resolve(undefined);
-      });
-    });
-  }
-}
-
-function parseHello(data: unknown): Hello | undefined {
-  try {
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : String(data);
-    const result = HelloSchema.safeParse(JSON.parse(text));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -2,8 +2,10 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors.ts';
 import { createFastify } from '../http/create-fastify.ts';
+import { isListedOrigin } from '../http/local-origin.ts';
+import { registerRateLimit } from '../http/rate-limit.ts';
+import { guardRoutes, isReadRequest } from '../http/route-trust.ts';
 import type { Services } from '../services.ts';
-import { unauthorized } from '../trust.ts';
 import { compatBridgeIfLoaded } from './compat-interface.ts';
 import { installCompatErrorHandlers } from './errors.ts';
 import { modelRoutes } from './routes/models.ts';
@@ -17,22 +19,26 @@ import { openAiChatRoutes } from './routes/openai-chat.ts';
 export async function buildCompatApp(services: Services): Promise<FastifyInstance> {
   const app = createFastify(services, 'compat');
   installCompatErrorHandlers(app);
-  // Like Ollama, every body is JSON whatever its content type says (curl -d sends a form type).
+  // JSON bodies only: a form or plain-text post is what any web page can send without asking.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser(/^application\/(?:[\w.-]+\+)?json\b/, { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, body === '' ? undefined : JSON.parse(body as string));
     } catch {
       done(badRequest('invalid character in the JSON body'), undefined);
     }
   });
-  // Browser-based clients call from their own origin; trust still applies to everything but the probe.
-  await app.register(cors, { origin: true, methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'] });
-
-  app.addHook('onRequest', (request, _reply, done) => {
-    const probe = request.url === '/' && (request.method === 'GET' || request.method === 'HEAD');
-    if (!probe && request.method !== 'OPTIONS' && !services.trust.isTrusted(request)) return done(unauthorized());
-    done();
+  const { listeners } = services;
+  // CORS answers only for the allowed origins; the preflight itself needs no trust.
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, origin !== undefined && isListedOrigin(origin, listeners.compat.allowedOrigins())),
+    methods: ['GET', 'HEAD', 'POST', 'DELETE', 'OPTIONS'],
+  });
+  await registerRateLimit(app, services.config);
+  guardRoutes(app, {
+    policy: services.trust,
+    listener: listeners.compat,
+    isPublic: (request) => request.method === 'OPTIONS' || (isReadRequest(request) && request.routeOptions.url === '/'),
   });
   // Streams in progress would hold the listener open until the model finished: they end with their final
   // chunk. Then the connections go too: a client that left one open would hold the close until the header timeout.

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { toErrorBody } from '../errors.ts';
+import { logIfServerError, toErrorBody } from '../errors.ts';
 import { openAiError } from './openai.ts';
 
 const isOpenAiRoute = (request: FastifyRequest) => request.url.startsWith('/v1/');
@@ -11,7 +11,7 @@ const isOpenAiRoute = (request: FastifyRequest) => request.url.startsWith('/v1/'
 export function installCompatErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toErrorBody(error);
-    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    logIfServerError(request, error, status);
     return reply.status(status).send(isOpenAiRoute(request) ? openAiError(status, body.error.message) : { error: body.error.message });
   });
   app.setNotFoundHandler((request, reply) => {

@@ -87,8 +87,6 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
   const { live } = services.audio;
 
   app.get('/api/audio/stream', { websocket: true, config: { trust: 'hello' } }, (socket, request) => {
-    let seen = 0;
-    let admitted = false;
     const early: Array<[RawData, boolean]> = [];
     let state: 'config' | 'opening' | 'streaming' | 'closed' = 'config';
     let session: LiveSession | undefined;
@@ -137,32 +135,21 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
       if (!budget.take(bytes.byteLength) || !session.push(bytes)) refuse(POLICY_VIOLATION, 'audio is arriving faster than it can be processed');
     };
 
-    // Attached before the gate's listener and before any await: the first frame is the gate's hello, and
-    // frames that arrive with it wait until the socket is admitted.
-    socket.on('message', (data: RawData, isBinary: boolean) => {
-      seen += 1;
-      if (seen === 1) return;
-      try {
-        if (admitted) receive(data, isBinary);
-        else early.push([data, isBinary]);
-      } catch (error) {
-        logger.error({ err: error }, 'handling a live frame failed');
-      }
-    });
-    socket.on('close', () => {
-      state = 'closed';
-      clearTimeout(configTimer);
-      void session?.close();
-    });
     socket.on('error', (error) => logger.debug({ err: error }, 'live socket error'));
-    services.gate
-      .admit(socket, request)
-      .then((ok) => {
-        if (!ok || socket.readyState !== socket.OPEN) return;
-        admitted = true;
-        configTimer = setTimeout(() => state === 'config' && refuse(BAD_CONFIG_CLOSE, 'no config frame in time'), CONFIG_TIMEOUT_MS);
-        for (const [data, isBinary] of early.splice(0)) receive(data, isBinary);
-      })
-      .catch((error: unknown) => logger.error({ err: error }, 'admitting a live socket failed'));
+    services.gate.admit(socket, request, () => {
+      socket.on('message', (data: RawData, isBinary: boolean) => {
+        try {
+          receive(data, isBinary);
+        } catch (error) {
+          logger.error({ err: error }, 'handling a live frame failed');
+        }
+      });
+      socket.on('close', () => {
+        state = 'closed';
+        clearTimeout(configTimer);
+        void session?.close();
+      });
+      configTimer = setTimeout(() => state === 'config' && refuse(BAD_CONFIG_CLOSE, 'no config frame in time'), CONFIG_TIMEOUT_MS);
+    });
   });
 };

@@ -7,8 +7,7 @@ const MAX_BUFFERED_BYTES = 1_048_576;
 /** WS /logs: live log lines for trusted clients, present only when WEB_DEBUG=1. */
 export const logStreamRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.get('/logs', { websocket: true, config: { trust: 'hello' } }, (socket, request) => {
-    void services.gate.admit(socket, request).then((admitted) => {
-      if (!admitted) return;
+    services.gate.admit(socket, request, () => {
       const unsubscribe = services.logTap.subscribe((line) => {
         if (socket.readyState === socket.OPEN && socket.bufferedAmount < MAX_BUFFERED_BYTES) socket.send(line);
       });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { HelloSchema } from '../trust.ts';
+
+/** A socket's first message; a loopback client with its own origin may omit the token. */
+export const HelloSchema = z.looseObject({
+  type: z.literal('hello'),
+  token: z.string().max(1024).optional(),
+  has_assets: z.array(z.string().max(2048)).max(10_000).optional(),
+});
+export type Hello = z.infer<typeof HelloSchema>;
 
 /** The client's completion event for a non-looping clip; `file` is the URL path (or name) it played. */
 export const AnimationCompleteSchema = z.object({

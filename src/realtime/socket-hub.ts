@@ -1,12 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { BodyServer } from '../body/body-server.ts';
 import type { BodyMessage, ExpressionMessage, PreloadAnimationMessage, VrmAnimationMessage, VrmAudioMessage, VrmFaceMessage, VrmModelMessage } from '../body/messages.ts';
 import type { BodyTransport } from '../body/transports.ts';
 import type { Logger } from '../logging.ts';
-import type { SocketGate } from '../trust.ts';
 import { encodeFrame } from './frames.ts';
 import { parseClientFrame, type ClientMessage } from './protocol.ts';
+import type { SocketGate, UpgradeRequest } from './socket-gate.ts';
 import { TokenBucket } from './token-bucket.ts';
 import type { SocketChat, SocketChatSession } from './web-chat-sockets.ts';
 
@@ -41,38 +40,20 @@ export class SocketHub implements BodyTransport {
   ) {}
 
   /** Takes over a freshly upgraded socket. Nothing is sent to it before its hello. */
-  accept(socket: WebSocket, request: Pick<FastifyRequest, 'ip' | 'headers'>): void {
-    const budget = new TokenBucket(BURST_MESSAGES, MESSAGES_PER_SECOND);
-    const early: Array<[RawData, boolean]> = [];
-    let client: Client | undefined;
-    let seen = 0;
-    // Attached before the gate's listener and before any await: the first frame is the gate's hello,
-    // and frames that arrive with it are kept until the socket is admitted.
-    socket.on('message', (data, isBinary) => {
-      seen += 1;
-      if (seen === 1) return;
-      if (!budget.take()) {
-        socket.close(POLICY_VIOLATION, 'too many messages');
-        return;
-      }
-      if (client) this.receive(client, data, isBinary);
-      else early.push([data, isBinary]);
-    });
-    socket.on('close', () => {
-      if (client) this.remove(client);
-    });
+  accept(socket: WebSocket, request: UpgradeRequest): void {
     socket.on('error', (error) => this.logger.debug({ err: error }, 'socket error'));
-    this.gate
-      .admit(socket, request)
-      .then((admitted) => {
-        if (!admitted || socket.readyState !== socket.OPEN) return;
-        client = { socket, sessionId: admitted.sessionId };
-        this.add(client);
-        this.welcome(client, admitted.hasAssets);
-        this.openChat(client);
-        for (const [data, isBinary] of early.splice(0)) this.receive(client, data, isBinary);
-      })
-      .catch((error: unknown) => this.logger.error({ err: error }, 'admitting a socket failed'));
+    this.gate.admit(socket, request, (admitted) => {
+      const client: Client = { socket, sessionId: admitted.sessionId };
+      const budget = new TokenBucket(BURST_MESSAGES, MESSAGES_PER_SECOND);
+      socket.on('message', (data, isBinary) => {
+        if (budget.take()) this.receive(client, data, isBinary);
+        else socket.close(POLICY_VIOLATION, 'too many messages');
+      });
+      socket.on('close', () => this.remove(client));
+      this.add(client);
+      this.welcome(client, admitted.hasAssets);
+      this.openChat(client);
+    });
   }
 
   broadcastAnimation(payload: VrmAnimationMessage, exceptSession?: string): void {

@@ -15,11 +15,12 @@ async function lines(response: Response): Promise<string[]> {
 
 describe('compat port framing, errors and trust', () => {
   let harness: CompatHarness;
-  const post = (path: string, body: string, headers: Record<string, string> = {}) => fetch(`${harness.url}${path}`, { method: 'POST', body, headers });
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${harness.url}${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   afterEach(async () => harness?.close());
 
-  it('streams NDJSON by default: one JSON object per line, the last one done, with CORS for browser clients', async () => {
-    harness = await startCompat();
+  it('streams NDJSON by default: one JSON object per line, the last one done, with CORS for an allowed browser origin', async () => {
+    harness = await startCompat({ COMPAT_ALLOWED_ORIGINS: 'http://localhost:3000' });
     harness.model.script({ kind: 'reply', text: 'One two three four.', chunkSize: 3 });
     const response = await post('/api/chat', JSON.stringify({ model: 'anima', messages: [{ role: 'user', content: 'count' }] }), { origin: 'http://localhost:3000' });
     expect(response.status).toBe(200);

@@ -3,6 +3,8 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCompat, settled, type CompatHarness } from '../helpers/compat.ts';
 
+/** What the official clients send; the compat port reads JSON bodies only. */
+const JSON_TYPE = { 'content-type': 'application/json' };
 const chatBody = (content: string, extra: Record<string, unknown> = {}) => JSON.stringify({ model: 'anima', messages: [{ role: 'user', content }], ...extra });
 
 describe('compat answers: cancellation, timeouts, concurrency', () => {
@@ -13,7 +15,7 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
     harness = await startCompat();
     harness.model.script({ kind: 'reply', text: 'a very long answer that takes its time', chunkSize: 2, delayMs: 40 });
     const controller = new AbortController();
-    const response = await fetch(`${harness.url}/api/chat`, { method: 'POST', body: chatBody('talk for long'), signal: controller.signal });
+    const response = await fetch(`${harness.url}/api/chat`, { method: 'POST', headers: JSON_TYPE, body: chatBody('talk for long'), signal: controller.signal });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     controller.abort();
@@ -35,7 +37,7 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
     iterator.abort();
     await harness.model.waitForAborted(1);
     const controller = new AbortController();
-    const waiting = fetch(`${harness.url}/api/chat`, { method: 'POST', body: chatBody('second', { stream: false }), signal: controller.signal }).catch(() => 'aborted');
+    const waiting = fetch(`${harness.url}/api/chat`, { method: 'POST', headers: JSON_TYPE, body: chatBody('second', { stream: false }), signal: controller.signal }).catch(() => 'aborted');
     while (harness.model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     expect(await waiting).toBe('aborted');
@@ -46,7 +48,7 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
   it('ends a stalled stream after COMPAT_STREAM_TIMEOUT with a final chunk that says so', async () => {
     harness = await startCompat({ COMPAT_STREAM_TIMEOUT: '0.2' });
     harness.model.script({ kind: 'hang' }, { kind: 'hang' }, { kind: 'hang' });
-    const response = await fetch(`${harness.url}/api/chat`, { method: 'POST', body: chatBody('are you there?') });
+    const response = await fetch(`${harness.url}/api/chat`, { method: 'POST', headers: JSON_TYPE, body: chatBody('are you there?') });
     const final = JSON.parse((await response.text()).trim().split('\n').at(-1) ?? '');
     expect(final).toMatchObject({ done: true, done_reason: 'timeout', error: expect.stringContaining('COMPAT_STREAM_TIMEOUT') });
     expect(final.total_duration).toBeGreaterThanOrEqual(0.2e9);
@@ -67,7 +69,7 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
   it('ends a stream: false answer after COMPAT_COMPLETION_TIMEOUT with done_reason timeout', async () => {
     harness = await startCompat({ COMPAT_COMPLETION_TIMEOUT: '0.2' });
     harness.model.script({ kind: 'hang' });
-    const response = await fetch(`${harness.url}/api/generate`, { method: 'POST', body: JSON.stringify({ prompt: 'think hard', stream: false }) });
+    const response = await fetch(`${harness.url}/api/generate`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ prompt: 'think hard', stream: false }) });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ done: true, done_reason: 'timeout', response: '', error: expect.stringContaining('COMPAT_COMPLETION_TIMEOUT') });
     await harness.model.waitForAborted(1);

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Services } from '../../src/services.ts';
 import { FIXTURE_SKINS } from './body.ts';
 
 /** Real files made by others (see its README). */
@@ -72,8 +73,13 @@ export interface Part {
   filename?: string;
 }
 
-/** A multipart/form-data body for `app.inject`. */
-export function multipart(parts: Part[]) {
+/** A session token header: form posts are never trusted by the client's address alone. */
+export function sessionHeaders(services: Services): { authorization: string } {
+  return { authorization: `Bearer ${services.trust.tokens.issue().token}` };
+}
+
+/** A multipart/form-data body for `app.inject`, sent with a fresh session token of `services`. */
+export function multipart(parts: Part[], services: Services) {
   const boundary = '----anima-upload-boundary';
   const chunks: Buffer[] = [];
   for (const part of parts) {
@@ -82,5 +88,5 @@ export function multipart(parts: Part[]) {
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.value), Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...sessionHeaders(services) } };
 }

@@ -103,8 +103,8 @@ describe('trust', () => {
     expect(keyed.statusCode).toBe(200);
   });
 
-  it('answers CORS preflights on the compat port for browser clients', async () => {
-    const { compat } = await start();
+  it('answers CORS preflights on the compat port for an allowed browser origin', async () => {
+    const { compat } = await start({ COMPAT_ALLOWED_ORIGINS: 'http://localhost:3000' });
     const preflight = await compat.inject({
       method: 'OPTIONS',
       url: '/api/chat',
@@ -125,5 +125,23 @@ describe('trust', () => {
     expect(limited.json().error.code).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     for (let i = 0; i < 5; i += 1) expect((await web.inject({ method: 'GET', url: '/api/about' })).statusCode).toBe(200);
+  });
+
+  it('rate-limits loopback clients too once loopback is not trusted (a reverse proxy on this machine)', async () => {
+    const { web } = await start({ APP_TRUST_LOOPBACK: 'false', APP_API_KEY: 'k3y', APP_RATE_LIMIT_PER_MINUTE: '2' });
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await web.inject({ method: 'GET', url: '/api/about', headers: { 'x-api-key': 'k3y' } })).statusCode);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('rate-limits the compat port, answering in its own error shape', async () => {
+    const { compat } = await start({ APP_API_KEY: 'k3y', APP_RATE_LIMIT_PER_MINUTE: '2' });
+    const remote = () => compat.inject({ method: 'GET', url: '/api/tags', remoteAddress: REMOTE, headers: { authorization: 'Bearer k3y' } });
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await remote()).statusCode);
+    expect(statuses).toEqual([200, 200, 429]);
+    const limited = await remote();
+    expect(limited.json()).toEqual({ error: expect.stringMatching(/^Too many requests/) });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
   });
 });

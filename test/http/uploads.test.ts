@@ -25,7 +25,7 @@ describe('temporary animation uploads', () => {
     await rm(skins, { recursive: true, force: true });
   });
 
-  const upload = (parts: Part[]) => app.inject({ method: 'POST', url: '/api/animations/upload', ...multipart(parts) });
+  const upload = (parts: Part[]) => app.inject({ method: 'POST', url: '/api/animations/upload', ...multipart(parts, harness.services) });
   const fbx = async (filename = 'Pondering.fbx') => ({ name: 'file', filename, value: await readFile(ASCII_FBX_FILE) });
   const get = (url: string) => app.inject({ method: 'GET', url });
   const promote = (payload: object) => app.inject({ method: 'POST', url: '/api/animations/promote', payload });

@@ -32,7 +32,7 @@ describe('POST /api/vrm', () => {
   });
 
   const send = (value: Buffer | string, filename = 'Avatar.vrm') =>
-    app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'file', filename, value }]) });
+    app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'file', filename, value }], harness.services) });
   const get = (url: string) => app.inject({ method: 'GET', url });
   /** What stays in <backups>/vrm: stored models and the choice file, never a partial or staged file. */
   const stored = async () => (await readdir(join(backups, 'vrm')).catch(() => [])).sort();
@@ -78,7 +78,7 @@ describe('POST /api/vrm', () => {
     }
     expect(await stored()).toEqual([]);
     expect((await get('/api/skins/current_skin')).json()).toEqual({ skin: 'default' });
-    expect((await app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'other', value: 'x' }]) })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'other', value: 'x' }], harness.services) })).statusCode).toBe(400);
   });
 
   it('answers 413 beyond APP_UPLOAD_MAX_BYTES, leaving nothing on disk', async () => {

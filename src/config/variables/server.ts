@@ -10,6 +10,8 @@ export const serverVariables = {
   APP_WEBUI_TLS_KEY: file({ ...server, description: 'PEM private key file for the HTTPS listener.' }),
   APP_API_KEY: text('', { group: 'server', description: 'Shared secret that trusts a non-loopback client (Bearer or X-API-Key).' }),
   APP_TRUST_LOOPBACK: flag(true, { group: 'server', description: 'Trust loopback clients without a key; false behind a reverse proxy.' }),
+  APP_ALLOWED_HOSTS: list('', { group: 'server', description: 'Extra host names (Host header) that loopback trust accepts, comma-separated; e.g. a local alias.' }),
+  APP_ALLOWED_ORIGINS: list('', { group: 'server', description: 'Extra browser origins trusted from loopback on the web port, comma-separated; `*` matches any port or extension id.' }),
   APP_RATE_LIMIT_PER_MINUTE: integer(600, { group: 'server', min: 1, description: 'Requests per minute allowed to one non-loopback client on the HTTP API.' }),
   APP_BODY_LIMIT_BYTES: integer(1_048_576, { ...server, min: 1024, description: 'Largest JSON request body accepted.' }),
   APP_UPLOAD_MAX_BYTES: integer(52_428_800, { group: 'server', min: 1, description: 'Largest file accepted by upload endpoints.' }),

@@ -1,4 +1,4 @@
-import { decimal, flag, integer, text } from '../define.ts';
+import { decimal, flag, integer, list, text } from '../define.ts';
 
 export const avatarVariables = {
   ACTIVE_SKIN: text('default', { group: 'avatar', description: 'Skin folder the avatar uses; the fallback skin is always default.' }),
@@ -22,6 +22,7 @@ const compat = { group: 'compat' } as const;
 export const compatVariables = {
   COMPAT_HOST: text('127.0.0.1', { ...compat, restart: true, description: 'Address of the Ollama-compatible listener.' }),
   COMPAT_API_SERVER_PORT: integer(11435, { ...compat, restart: true, min: 0, max: 65535, description: 'Port of the Ollama-compatible listener; 0 picks any free port.' }),
+  COMPAT_ALLOWED_ORIGINS: list('', { ...compat, description: 'Browser origins allowed to call the compatibility port (CORS), comma-separated; `*` matches any port or extension id.' }),
   COMPAT_DEFAULT_MODEL: text('anima:latest', { ...compat, description: 'Model name reported when the client names none.' }),
   COMPAT_DEFAULT_MODEL_DISPLAY: text('Anima', { ...compat, description: 'Friendly label in the model list.' }),
   COMPAT_MAX_HISTORY: integer(20, { ...compat, min: 0, description: 'Conversation turns kept between requests.' }),

@@ -3,7 +3,7 @@
  * commands that arrive before the model is ready until it is.
  */
 import { type VRM, VRMUtils } from '@pixiv/three-vrm';
-import { keyHeaders } from '../net/api.ts';
+import { keyHeaders } from '../net/api-key.ts';
 import type { AnimationState, AnimationStateSnapshot, ClientMessage, ServerMessage } from '../protocol.ts';
 import { Eyes } from './eyes.ts';
 import { Face } from './face.ts';

@@ -1,8 +1,10 @@
+import { keyHeaders, storeKey } from './api-key.ts';
+import { session, sessionHeaders } from './session.ts';
+
 /**
  * HTTP calls to the Anima API. A remote browser (not trusted by address) is asked for the API key once;
  * the key is kept in localStorage and sent as `X-API-Key` on every call.
  */
-const KEY_STORAGE = 'anima.api_key';
 
 export class ApiError extends Error {
   constructor(
@@ -24,22 +26,11 @@ export function setKeyPrompt(prompt: () => Promise<string>): void {
   askForKey = prompt;
 }
 
-export function storedKey(): string | null {
-  return localStorage.getItem(KEY_STORAGE);
-}
-
-/** The stored key as a header, for requests that must not prompt (they run beside one that may). */
-export function keyHeaders(): Record<string, string> {
-  const key = storedKey();
-  return key ? { 'X-API-Key': key } : {};
-}
-
-function headersFor(init: RequestInit): Headers {
+async function send(path: string, init: RequestInit): Promise<Response> {
   const headers = new Headers(init.headers);
-  const key = storedKey();
-  if (key) headers.set('X-API-Key', key);
+  for (const [name, value] of Object.entries({ ...keyHeaders(), ...(await sessionHeaders()) })) headers.set(name, value);
   if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
-  return headers;
+  return fetch(path, { ...init, headers });
 }
 
 async function failure(response: Response): Promise<ApiError> {
@@ -51,13 +42,20 @@ async function failure(response: Response): Promise<ApiError> {
   }
 }
 
-/** fetch with the stored key; on 401 asks for the key (once per wrong key) and retries. */
+/**
+ * fetch with the page's session token (and the stored key). A 401 first renews the token (the server
+ * restarted), then asks for the key (once per wrong key) and retries.
+ */
 export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  let response = await fetch(path, { ...init, headers: headersFor(init) });
+  let response = await send(path, init);
+  if (response.status === 401) {
+    await session(true).catch(() => undefined);
+    response = await send(path, init);
+  }
   if (response.status === 401 && askForKey) {
     asking ??= askForKey().finally(() => (asking = undefined));
-    localStorage.setItem(KEY_STORAGE, await asking);
-    response = await fetch(path, { ...init, headers: headersFor(init) });
+    storeKey(await asking);
+    response = await send(path, init);
   }
   if (!response.ok) throw await failure(response);
   return response;
