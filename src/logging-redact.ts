@@ -1,13 +1,11 @@
 import { isSecretKey } from './config/define.ts';
+import { isSensitiveName, urlCredentials } from './config/mask.ts';
 import type { ConfigStore } from './config/store.ts';
 
 export const REDACTED = '[redacted]';
 
 /** Shorter values are not worth it: redacting every "abc" would garble the log and protect nothing. */
 const MIN_SECRET_LENGTH = 4;
-
-/** A member of a JSON-valued variable (extra headers, engine settings) that holds a credential. */
-const SENSITIVE_NAME = /auth|cookie|key|password|secret|token/iu;
 
 /** A JSON string literal; its alternatives cannot overlap, so the scan is linear. */
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/gu;
@@ -41,28 +39,6 @@ export class Redactor {
   }
 }
 
-/**
- * The user info of each URL in the text (`mysql://user:pass@host`, also in a comma-separated list): its
- * password, or a lone user name, which is usually a token. Both as written and percent-decoded.
- */
-function urlCredentials(text: string): string[] {
-  if (!text.includes('@')) return [];
-  const found: string[] = [];
-  for (const word of text.split(/[\s,]/u)) {
-    if (!word.includes('@') || !URL.canParse(word)) continue;
-    const { username, password } = new URL(word);
-    const credential = password || username;
-    if (credential === '') continue;
-    found.push(credential);
-    try {
-      found.push(decodeURIComponent(credential));
-    } catch {
-      // Not valid percent-encoding: it can only appear as written.
-    }
-  }
-  return found;
-}
-
 /** Credentials inside a JSON value (header maps, engine settings): members named like one, and URLs. */
 function jsonCredentials(value: string): string[] {
   if (!value.startsWith('{') && !value.startsWith('[')) return [];
@@ -79,7 +55,7 @@ function jsonCredentials(value: string): string[] {
     if (typeof node !== 'object' || node === null) continue;
     for (const [name, member] of Object.entries(node)) {
       if (typeof member !== 'string') pending.push(member);
-      else if (SENSITIVE_NAME.test(name)) found.push(member, ...schemeCredential(member));
+      else if (isSensitiveName(name)) found.push(member, ...schemeCredential(member));
       else found.push(...urlCredentials(member));
     }
   }

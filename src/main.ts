@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { buildCompatApp } from './compat/app.ts';
 import { loadConfig } from './config/load.ts';
+import { collidingListener, LISTENER_PORTS, type ListenerPort } from './config/ports.ts';
+import { blaming, savedEntriesToBlame, StartStepError } from './config/start-fallback.ts';
 import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
 import { createLogger, followLogLevel, type LogTap, type Logger } from './logging.ts';
 import { closeServices, createServices, type Lifecycle, type Services } from './services.ts';
@@ -22,16 +24,34 @@ function urlOf(scheme: 'http' | 'https', host: string, port: number): string {
   return `${scheme}://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/`;
 }
 
-async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<number> {
+async function listen(
+  app: FastifyInstance,
+  config: ConfigStore,
+  listener: { host: 'APP_WEBUI_HOST' | 'COMPAT_HOST'; port: ListenerPort; what: string },
+): Promise<number> {
+  const [host, port] = [config.get(listener.host), config.get(listener.port)];
   try {
     await app.listen({ host, port });
   } catch (error) {
-    if ((error as { code?: string }).code === 'EADDRINUSE') {
-      throw new Error(`${what} port ${port} on ${host} is in use: stop the other process or choose another port`, { cause: error });
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') {
+      throw new StartStepError([listener.port], `${listener.what} port ${port} on ${host} is in use: stop the other process or choose another port`, { cause: error });
     }
-    throw error;
+    // A privileged port is the port's fault; anything else (an address this machine lacks) may be the host's.
+    const keys = code === 'EACCES' ? [listener.port] : [listener.host, listener.port];
+    throw new StartStepError(keys, `${listener.what} cannot listen on ${host} port ${port}: ${(error as Error).message}`, { cause: error });
   }
   return (app.server.address() as AddressInfo).port;
+}
+
+const TLS_KEYS = ['APP_WEBUI_TLS_CERT', 'APP_WEBUI_TLS_KEY'] as const;
+
+/** Two listeners on one port: the second would fail after the first is up, so refuse before either. */
+function refuseSharedPorts(config: ConfigStore, listeners: readonly ListenerPort[]): void {
+  for (const key of listeners) {
+    const other = collidingListener(config, key, config.get(key), listeners);
+    if (other) throw new StartStepError([key, other], `${key} and ${other} are both ${config.get(key)}: two listeners cannot share a port`);
+  }
 }
 
 function tlsFiles(config: ConfigStore, cwd: string, log: Logger): { cert: Buffer; key: Buffer } | undefined {
@@ -46,8 +66,16 @@ function tlsFiles(config: ConfigStore, cwd: string, log: Logger): { cert: Buffer
   return { cert: readFileSync(certPath), key: readFileSync(keyPath) };
 }
 
+interface StartOptions {
+  config: ConfigStore;
+  logger: Logger;
+  logTap: LogTap;
+  lifecycle: Lifecycle;
+  cwd?: string;
+}
+
 /** Builds the services and both apps, and listens. Closing reverses it: listeners first, database last. */
-export async function startAnima(options: { config: ConfigStore; logger: Logger; logTap: LogTap; lifecycle: Lifecycle; cwd?: string }): Promise<RunningAnima> {
+export async function startAnima(options: StartOptions): Promise<RunningAnima> {
   const { config, logger } = options;
   const services = await createServices(options);
   // Saved entries are known only now; a saved LOGGING_LEVEL applies from here on.
@@ -60,21 +88,23 @@ export async function startAnima(options: { config: ConfigStore; logger: Logger;
   };
   try {
     const webHost = config.get('APP_WEBUI_HOST');
+    const tls = await blaming(TLS_KEYS, () => tlsFiles(config, services.paths.cwd, logger));
+    refuseSharedPorts(config, tls ? LISTENER_PORTS : ['APP_WEBUI_HTTP_PORT', 'COMPAT_API_SERVER_PORT']);
+
     const web = await buildApp(services);
     apps.push(web);
-    services.runtime.ports.http = await listen(web, webHost, config.get('APP_WEBUI_HTTP_PORT'), 'Web');
+    services.runtime.ports.http = await listen(web, config, { host: 'APP_WEBUI_HOST', port: 'APP_WEBUI_HTTP_PORT', what: 'Web' });
 
-    const tls = tlsFiles(config, services.paths.cwd, logger);
     if (tls) {
-      const secure = await buildApp(services, { https: tls });
+      const secure = await blaming(TLS_KEYS, () => buildApp(services, { https: tls }));
       apps.push(secure);
-      services.runtime.ports.https = await listen(secure, webHost, config.get('APP_WEBUI_HTTPS_PORT'), 'HTTPS');
+      services.runtime.ports.https = await listen(secure, config, { host: 'APP_WEBUI_HOST', port: 'APP_WEBUI_HTTPS_PORT', what: 'HTTPS' });
     }
 
     const compatHost = config.get('COMPAT_HOST');
     const compat = await buildCompatApp(services);
     apps.push(compat);
-    services.runtime.ports.compat = await listen(compat, compatHost, config.get('COMPAT_API_SERVER_PORT'), 'Compatibility');
+    services.runtime.ports.compat = await listen(compat, config, { host: 'COMPAT_HOST', port: 'COMPAT_API_SERVER_PORT', what: 'Compatibility' });
 
     const { ports } = services.runtime;
     const webUrl = urlOf('http', webHost, ports.http ?? 0);
@@ -92,6 +122,33 @@ export async function startAnima(options: { config: ConfigStore; logger: Logger;
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * Starts; when saved entries made the start fail (saved values win over .env and the environment, so
+ * nothing else could undo them), sets them aside and starts again on the .env, environment or default
+ * values. They stay saved and are shown as ignored on the configuration page until the user saves or
+ * resets them. Each round sets aside at least one more saved entry, so it ends.
+ */
+async function startWithFallback(first: ConfigStore, options: Omit<StartOptions, 'config'>): Promise<RunningAnima> {
+  const setAside = new Map<string, string>();
+  let config = first;
+  for (;;) {
+    try {
+      return await startAnima({ ...options, config });
+    } catch (error) {
+      const blamed = savedEntriesToBlame(config, error);
+      if (blamed.length === 0) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      for (const key of blamed) {
+        setAside.set(key, reason);
+        options.logger.warn({ key, reason }, `Ignoring the saved ${key} (${reason}); starting with its .env, environment or default value. It stays saved until you save or reset it on the configuration page.`);
+      }
+      // A fresh store: the failed start left its services' listeners on the old one.
+      config = loadConfig({ cwd: options.cwd });
+      for (const [key, why] of setAside) config.setAsideSaved(key, why);
+    }
   }
 }
 
@@ -114,8 +171,7 @@ async function runCli(): Promise<void> {
       transition = transition.then(async () => {
         logger.info('restarting in place');
         await running?.close();
-        const fresh = loadConfig();
-        running = await startAnima({ config: fresh, logger, logTap: tap, lifecycle });
+        running = await startWithFallback(loadConfig(), { logger, logTap: tap, lifecycle });
       });
       transition.catch((error: unknown) => {
         logger.fatal({ err: error }, 'restart failed');
@@ -149,7 +205,7 @@ async function runCli(): Promise<void> {
 
   try {
     await ensureWebuiBuilt(logger);
-    running = await startAnima({ config, logger, logTap: tap, lifecycle });
+    running = await startWithFallback(config, { logger, logTap: tap, lifecycle });
   } catch (error) {
     logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     logger.flush();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, withinJsonDepth } from './json-depth.ts';
 
 /**
  * Every variable is held as its raw, environment-style string and parsed by its own zod schema, so the
@@ -56,10 +57,17 @@ const booleanSchema = z.string().transform((raw, ctx) => {
   return z.NEVER;
 });
 
-function numberSchema(integer: boolean, min?: number, max?: number) {
+interface Bounds {
+  min?: number;
+  max?: number;
+  /** Said instead of zod's generic "too big" when the reason for `max` is not obvious. */
+  maxMessage?: string;
+}
+
+function numberSchema(integer: boolean, { min, max, maxMessage }: Bounds) {
   let target = integer ? z.number().int() : z.number();
   if (min !== undefined) target = target.min(min);
-  if (max !== undefined) target = target.max(max);
+  if (max !== undefined) target = target.max(max, maxMessage);
   return z
     .string()
     .trim()
@@ -72,20 +80,27 @@ export function text(defaultValue: string, options: Options): VariableDefinition
   return { ...options, type: 'string', default: defaultValue, schema: z.string() };
 }
 
-export function integer(
-  defaultValue: number,
-  options: Options & { min?: number; max?: number },
-): VariableDefinition<number> {
-  const { min, max, ...rest } = options;
-  return { ...rest, type: 'integer', default: String(defaultValue), schema: numberSchema(true, min, max) };
+export function integer(defaultValue: number, options: Options & Bounds): VariableDefinition<number> {
+  const { min, max, maxMessage, ...rest } = options;
+  return { ...rest, type: 'integer', default: String(defaultValue), schema: numberSchema(true, { min, max, maxMessage }) };
 }
 
-export function decimal(
-  defaultValue: number,
-  options: Options & { min?: number; max?: number },
-): VariableDefinition<number> {
-  const { min, max, ...rest } = options;
-  return { ...rest, type: 'number', default: String(defaultValue), schema: numberSchema(false, min, max) };
+export function decimal(defaultValue: number, options: Options & Bounds): VariableDefinition<number> {
+  const { min, max, maxMessage, ...rest } = options;
+  return { ...rest, type: 'number', default: String(defaultValue), schema: numberSchema(false, { min, max, maxMessage }) };
+}
+
+/**
+ * Whole seconds a Node timer can wait: a longer delay (over 2^31 - 1 ms) fires after 1 ms instead, which
+ * turns a generous timeout into an instant failure and an interval into a busy loop.
+ */
+export const MAX_TIMER_SECONDS = Math.floor(2_147_483_647 / 1000);
+
+/** A duration in seconds (`whole` for an integer variable), bounded so that it still fits a timer in ms. */
+export function seconds(defaultValue: number, options: Options & { min?: number; whole?: boolean }): VariableDefinition<number> {
+  const { whole, ...rest } = options;
+  const bounded = { ...rest, max: MAX_TIMER_SECONDS, maxMessage: `at most ${MAX_TIMER_SECONDS} seconds (about 24.8 days), the longest a timer can wait` };
+  return whole ? integer(defaultValue, bounded) : decimal(defaultValue, bounded);
 }
 
 export function flag(defaultValue: boolean, options: Options): VariableDefinition<boolean> {
@@ -116,12 +131,18 @@ export function json<T>(defaultValue: string, shape: z.ZodType<T>, options: Opti
   const schema = z
     .string()
     .transform((raw, ctx) => {
+      let parsed: unknown;
       try {
-        return JSON.parse(raw.trim() === '' ? defaultValue : raw) as unknown;
+        parsed = JSON.parse(raw.trim() === '' ? defaultValue : raw);
       } catch {
         ctx.addIssue({ code: 'custom', message: 'expected valid JSON' });
         return z.NEVER;
       }
+      if (!withinJsonDepth(parsed)) {
+        ctx.addIssue({ code: 'custom', message: `nested deeper than ${MAX_JSON_DEPTH} levels` });
+        return z.NEVER;
+      }
+      return parsed;
     })
     .pipe(shape);
   return { ...options, type: 'json', default: defaultValue, schema };

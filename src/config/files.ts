@@ -1,6 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { mkdir, realpath, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
@@ -16,6 +16,34 @@ export function safeFileName(name: string): string {
 
 export class FileTooLargeError extends Error {}
 
+/** Where the files of file variables live; the configuration API reads and writes nothing outside it. */
+export function configFilesFolder(backups: string): string {
+  return join(backups, 'config_files');
+}
+
+/** The folder as an error message names it: relative to the working directory when it is inside it. */
+export function shownFolder(paths: { backups: string; cwd: string }): string {
+  const folder = relative(paths.cwd, configFilesFolder(paths.backups));
+  return folder.split(sep)[0] === '..' || isAbsolute(folder) ? configFilesFolder(paths.backups) : folder;
+}
+
+/**
+ * The real path of the regular file `value` names (relative to the working directory) when it lies inside
+ * the configuration-files folder once every symlink is followed; undefined otherwise, or when it is missing.
+ */
+export async function configFileInside(value: string, paths: { backups: string; cwd: string }): Promise<{ path: string; size: number } | undefined> {
+  if (value.trim() === '') return undefined;
+  try {
+    const [folder, file] = await Promise.all([realpath(configFilesFolder(paths.backups)), realpath(resolve(paths.cwd, value))]);
+    const inside = relative(folder, file);
+    if (inside === '' || inside.split(sep)[0] === '..' || isAbsolute(inside)) return undefined;
+    const info = await stat(file);
+    return info.isFile() ? { path: file, size: info.size } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Stores an uploaded file for a file-typed variable under `<backups>/config_files/<KEY>/` and returns
  * its path relative to the working directory. A truncated (over-limit) upload leaves nothing on disk.
@@ -25,7 +53,7 @@ export async function storeConfigFile(
   key: string,
   paths: { backups: string; cwd: string },
 ): Promise<{ path: string; size: number }> {
-  const folder = join(paths.backups, 'config_files', key);
+  const folder = join(configFilesFolder(paths.backups), key);
   await mkdir(folder, { recursive: true });
   const target = join(folder, safeFileName(upload.filename));
   const { size } = await writeUpload(upload.file, target);
@@ -49,15 +77,15 @@ export async function writeUpload(file: Readable & { truncated?: boolean }, targ
   return { size: (await stat(target)).size };
 }
 
-/** Opens the file a variable names, or undefined when it is unset or gone. */
-export async function openConfigFile(value: string, cwd: string): Promise<{ stream: Readable; name: string; size: number } | undefined> {
-  if (value.trim() === '') return undefined;
-  const path = resolve(cwd, value);
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return undefined;
-    return { stream: createReadStream(path), name: basename(path), size: info.size };
-  } catch {
-    return undefined;
-  }
+/**
+ * Opens the file a variable names, or undefined when it is unset, gone or outside the configuration-files
+ * folder: a value from .env or the environment may point anywhere for the server's own use (a TLS
+ * certificate), but only files of that folder are ever sent to a client.
+ */
+export async function openConfigFile(
+  value: string,
+  paths: { backups: string; cwd: string },
+): Promise<{ stream: Readable; name: string; size: number } | undefined> {
+  const file = await configFileInside(value, paths);
+  return file && { stream: createReadStream(file.path), name: basename(file.path), size: file.size };
 }

@@ -28,6 +28,12 @@ export interface InvalidVariable {
   issues: z.core.$ZodIssue[];
 }
 
+/** A saved entry kept in the store but not applied, with the reason shown to the user. */
+export interface IgnoredEntry {
+  value: string;
+  reason: string;
+}
+
 /** Thrown at start when `.env` or the environment holds a value its variable does not accept. */
 export class InvalidConfigurationError extends Error {
   constructor(readonly invalid: InvalidVariable[]) {
@@ -55,6 +61,11 @@ export class InvalidValueError extends Error {
   }
 }
 
+function invalidReason(environmentOnly: boolean, issues: z.core.$ZodIssue[]): string {
+  if (environmentOnly) return 'read from the environment or .env only';
+  return `no longer valid: ${issues.map((issue) => issue.message).join('; ')}`;
+}
+
 /** Keeps only the variables Anima knows, with aliases folded onto their target unless it is set too. */
 function selectKnown(record: Record<string, string | undefined>): Record<string, string> {
   const selected: Record<string, string> = {};
@@ -77,6 +88,10 @@ export class ConfigStore extends EventEmitter<{ change: [ConfigChange] }> {
   private readonly layers: Record<LayerName, Record<string, string>>;
   private readonly parsed = new Map<string, unknown>();
   private overrideStore: OverrideStore | undefined;
+  /** Saved entries not applied (they stay stored until the user saves or resets them), by key. */
+  private readonly ignored = new Map<string, IgnoredEntry>();
+  /** Saved entries to leave out when they are attached, with the reason (a start they made fail). */
+  private readonly setAside = new Map<string, string>();
 
   private constructor(envFile: Record<string, string>, environment: Record<string, string>) {
     super();
@@ -92,24 +107,45 @@ export class ConfigStore extends EventEmitter<{ change: [ConfigChange] }> {
   }
 
   /**
+   * Leaves the saved entry of `key` out when the saved entries are attached: it made a start fail. It
+   * stays stored, and is reported by `ignoredEntry` until the user saves or resets it.
+   */
+  setAsideSaved(key: string, reason: string): void {
+    this.setAside.set(key, reason);
+  }
+
+  /**
    * Adds the entries saved through the API. A saved entry that no longer validates (the variable changed
-   * since) is skipped and returned so the caller can log it; it never stops the start.
+   * since) is skipped and returned so the caller can log it; it never stops the start. Skipped and set-aside
+   * entries are reported by `ignoredEntry`.
    */
   async attachOverrides(store: OverrideStore): Promise<InvalidVariable[]> {
     this.overrideStore = store;
     const saved = await store.load();
     const invalid: InvalidVariable[] = [];
     for (const [key, value] of Object.entries(selectKnown(saved))) {
+      const setAsideReason = this.setAside.get(key);
+      if (setAsideReason !== undefined) {
+        this.ignored.set(key, { value, reason: setAsideReason });
+        continue;
+      }
       const found = findVariable(key);
       const result = found?.definition.schema.safeParse(value);
       if (!found || found.definition.environmentOnly || !result?.success) {
-        invalid.push({ key, source: 'override', issues: result?.success === false ? result.error.issues : [] });
+        const issues = result?.success === false ? result.error.issues : [];
+        invalid.push({ key, source: 'override', issues });
+        this.ignored.set(key, { value, reason: invalidReason(found?.definition.environmentOnly === true, issues) });
         continue;
       }
       this.layers.override[key] = value;
     }
     this.reparseAll();
     return invalid;
+  }
+
+  /** The saved entry of `key` when it is stored but not applied, with why. */
+  ignoredEntry(key: string): IgnoredEntry | undefined {
+    return this.ignored.get(key);
   }
 
   get<K extends VariableKey>(key: K): ConfigValues[K] {
@@ -163,6 +199,8 @@ export class ConfigStore extends EventEmitter<{ change: [ConfigChange] }> {
       await this.overrideStore?.save(canonical, raw);
       this.layers.override[canonical] = raw;
     }
+    this.ignored.delete(canonical);
+    this.setAside.delete(canonical);
     this.reparse(canonical);
     return canonical;
   }

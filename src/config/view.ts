@@ -1,4 +1,5 @@
 import { isSecretKey, type VariableGroup, type VariableType } from './define.ts';
+import { maskCredentials } from './mask.ts';
 import { findVariable } from './schema.ts';
 import type { ConfigSource, ConfigStore } from './store.ts';
 
@@ -16,35 +17,27 @@ export interface ConfigEntryView {
   restart: boolean;
   editable: boolean;
   choices?: readonly string[];
+  /** A saved entry that is stored but not in use (it made the start fail, or no longer validates), and why. */
+  ignored?: { value: MaskedValue; reason: string };
 }
 
-/** A database URL may carry a password; show the URL with the password replaced. */
-function maskUrlPassword(raw: string): string {
-  try {
-    const url = new URL(raw);
-    if (url.password === '') return raw;
-    url.password = '***';
-    return url.toString();
-  } catch {
-    return raw;
-  }
-}
-
-export function maskValue(key: string, raw: string): MaskedValue {
+/** Secrets appear only as `{set}`; credentials inside other values (URLs, JSON header maps) as `***`. */
+function maskValue(key: string, type: VariableType, raw: string): MaskedValue {
   if (isSecretKey(key)) return { set: raw.trim() !== '' };
-  if (key === 'DATABASE_URL') return maskUrlPassword(raw);
-  return raw;
+  return maskCredentials(type, raw);
 }
 
-/** One variable as `GET /api/config` shows it: secrets appear only as `{set}`. */
+/** One variable as `GET /api/config` shows it, with nothing secret in clear. */
 export function viewEntry(config: ConfigStore, key: string): ConfigEntryView | undefined {
   const found = findVariable(key);
   if (!found) return undefined;
   const { definition } = found;
+  const mask = (raw: string) => maskValue(found.key, definition.type, raw);
+  const ignored = config.ignoredEntry(found.key);
   return {
     key: found.key,
-    value: maskValue(found.key, config.rawValue(found.key) ?? ''),
-    default: maskValue(found.key, definition.default),
+    value: mask(config.rawValue(found.key) ?? ''),
+    default: mask(definition.default),
     source: config.sourceOf(found.key),
     group: definition.group,
     type: definition.type,
@@ -53,6 +46,7 @@ export function viewEntry(config: ConfigStore, key: string): ConfigEntryView | u
     restart: definition.restart ?? false,
     editable: !definition.environmentOnly,
     ...(definition.choices ? { choices: definition.choices } : {}),
+    ...(ignored ? { ignored: { value: mask(ignored.value), reason: ignored.reason } } : {}),
   };
 }
 

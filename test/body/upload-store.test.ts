@@ -81,7 +81,7 @@ describe('upload retention', () => {
   it('sweeps at the new interval once COMPANION_UPLOAD_CLEANUP_INTERVAL_S changes', async () => {
     skins = await copyFixtureSkins();
     test = await createTestBody({ skinsDir: skins });
-    const config = ConfigStore.fromSources({ environment: { COMPANION_UPLOAD_CLEANUP_INTERVAL_S: String(30 * 86_400), COMPANION_UPLOAD_TTL_DAYS: '1' } });
+    const config = ConfigStore.fromSources({ environment: { COMPANION_UPLOAD_CLEANUP_INTERVAL_S: String(20 * 86_400), COMPANION_UPLOAD_TTL_DAYS: '1' } });
     const files = await startAvatarFiles({ body: test.body, config, logger, backups: join(skins, 'backups'), clock: test.clock });
     try {
       await config.set('COMPANION_UPLOAD_CLEANUP_INTERVAL_S', '3600');

@@ -130,6 +130,14 @@ describe('value validation', () => {
     expect(skipped.map((entry) => entry.key)).toEqual(['CHAT_HISTORY']);
     expect(config.get('CHAT_HISTORY')).toBe(10);
     expect(config.get('OPENAI_MODEL')).toBe('ok-model');
+    expect(config.ignoredEntry('CHAT_HISTORY')).toEqual({ value: 'lots', reason: 'no longer valid: expected a number' });
+    expect(config.ignoredEntry('OPENAI_MODEL')).toBeUndefined();
+  });
+
+  it('refuses durations beyond what a timer can wait, from the environment too', () => {
+    const attempt = () => ConfigStore.fromSources({ environment: { CORTEX_TIMEOUT_S: '3000000' } });
+    expect(attempt).toThrow(InvalidConfigurationError);
+    expect(attempt).toThrow(/CORTEX_TIMEOUT_S \(environment\): at most 2147483 seconds/);
   });
 
   it('accepts any engine voice as <ENGINE>_VOICE', async () => {
@@ -138,6 +146,32 @@ describe('value validation', () => {
     await config.set('MY_ENGINE_VOICE', 'alto');
     expect(config.voiceOf('my-engine')).toBe('alto');
     expect(config.voiceOf('unknown')).toBe('');
+  });
+});
+
+describe('saved entries set aside', () => {
+  it('leaves a set-aside entry out at attach, keeps it stored, and says why', async () => {
+    const config = ConfigStore.fromSources({ environment: { APP_WEBUI_HTTP_PORT: '0' } });
+    const overrides = memoryOverrides({ APP_WEBUI_HTTP_PORT: '11435', OPENAI_MODEL: 'saved' });
+    config.setAsideSaved('APP_WEBUI_HTTP_PORT', 'port in use');
+    expect(await config.attachOverrides(overrides)).toEqual([]);
+    expect(config.get('APP_WEBUI_HTTP_PORT')).toBe(0);
+    expect(config.sourceOf('APP_WEBUI_HTTP_PORT')).toBe('environment');
+    expect(config.ignoredEntry('APP_WEBUI_HTTP_PORT')).toEqual({ value: '11435', reason: 'port in use' });
+    expect(config.get('OPENAI_MODEL')).toBe('saved');
+    expect(overrides.saved).toEqual({ APP_WEBUI_HTTP_PORT: '11435', OPENAI_MODEL: 'saved' });
+  });
+
+  it('stops reporting an ignored entry once it is saved again or reset', async () => {
+    const config = ConfigStore.fromSources({});
+    const overrides = memoryOverrides({ CHAT_HISTORY: 'lots', APP_WEBUI_HTTP_PORT: '1' });
+    config.setAsideSaved('APP_WEBUI_HTTP_PORT', 'permission denied');
+    await config.attachOverrides(overrides);
+    await config.set('CHAT_HISTORY', '12');
+    await config.set('APP_WEBUI_HTTP_PORT', null);
+    expect(config.ignoredEntry('CHAT_HISTORY')).toBeUndefined();
+    expect(config.ignoredEntry('APP_WEBUI_HTTP_PORT')).toBeUndefined();
+    expect(overrides.saved).toEqual({ CHAT_HISTORY: '12' });
   });
 });
 

@@ -4,13 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
 import type { ConfigChange } from '../../src/config/store.ts';
 import { createTestServices, type TestServices } from '../helpers/services.ts';
-
-function multipart(field: string, filename: string, content: Buffer | string) {
-  const boundary = '----anima-test-boundary';
-  const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const payload = Buffer.concat([Buffer.from(head), Buffer.from(content), Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
+import { multipart as multipartBody } from '../helpers/upload-files.ts';
 
 describe('configuration endpoints', () => {
   let harness: TestServices;
@@ -26,6 +20,9 @@ describe('configuration endpoints', () => {
     await app?.close();
     await harness?.close();
   });
+
+  /** One file field, with the session token a form post needs. */
+  const multipart = (name: string, filename: string, value: Buffer | string) => multipartBody([{ name, filename, value }], harness.services);
 
   describe('GET /api/config', () => {
     it('lists every variable with value, default, source and group, masking secrets', async () => {

@@ -23,6 +23,21 @@ async function getJson<T>(url: URL | string): Promise<T> {
   return (await (await fetch(url)).json()) as T;
 }
 
+function postJson(url: URL, body: unknown): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+/** A port nothing listens on right now (the OS picks it, then it is released). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+const ignoring = (key: string) => (line: { level: number; key?: unknown }) => line.level === 40 && line.key === key;
+
 describe('npm start (src/main.ts)', () => {
   let cwd: string;
   let anima: AnimaProcess | undefined;
@@ -132,6 +147,51 @@ describe('npm start (src/main.ts)', () => {
       expect(fatal.msg).toContain(`port ${port}`);
       expect(fatal.msg).toContain('in use');
       expect(await anima.exited).toBe(1);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('starts without a saved port that collides with another listener, keeps it saved and shows why', async () => {
+    const compatPort = await freePort();
+    anima = spawnAnima(cwd, { COMPAT_API_SERVER_PORT: String(compatPort) });
+    await anima.waitFor(isBanner);
+    anima.child.kill('SIGTERM');
+    await anima.exited;
+    // The API refuses this value now; a database saved before that, or edited by hand, may still hold it.
+    const database = new SqliteDatabase(join(cwd, 'backups', 'anima.sqlite'));
+    database.prepare('INSERT INTO config_entries (name, value, updated_at) VALUES (?, ?, ?)').run('APP_WEBUI_HTTP_PORT', String(compatPort), new Date().toISOString());
+    database.close();
+
+    anima = spawnAnima(cwd, { COMPAT_API_SERVER_PORT: String(compatPort) });
+    const warning = await anima.waitFor(ignoring('APP_WEBUI_HTTP_PORT'));
+    expect(warning.reason).toContain('COMPAT_API_SERVER_PORT');
+    expect(warning.msg).toContain('Ignoring the saved APP_WEBUI_HTTP_PORT');
+    const banner = await anima.waitFor(isBanner);
+    expect(banner.compat).toBe(`http://127.0.0.1:${compatPort}/`);
+    const entry = await getJson(new URL('/api/config/APP_WEBUI_HTTP_PORT', String(banner.web)));
+    expect(entry).toMatchObject({ value: '0', source: 'environment', ignored: { value: String(compatPort), reason: expect.stringContaining('COMPAT_API_SERVER_PORT') } });
+    const listing = await getJson<{ entries: Array<{ key: string; ignored?: unknown }> }>(new URL('/api/config', String(banner.web)));
+    expect(listing.entries.filter((item) => item.ignored).map((item) => item.key)).toEqual(['APP_WEBUI_HTTP_PORT']);
+  });
+
+  it('restarts on the environment port when a saved port is taken, instead of stopping', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as AddressInfo).port;
+    try {
+      anima = spawnAnima(cwd, {});
+      const first = await anima.waitFor(isBanner);
+      expect((await postJson(new URL('/api/config', String(first.web)), { key: 'APP_WEBUI_HTTP_PORT', value: taken })).status).toBe(200);
+      expect((await postJson(new URL('/api/system/restart', String(first.web)), { confirm: true })).status).toBe(202);
+      const warning = await anima.waitFor(ignoring('APP_WEBUI_HTTP_PORT'));
+      expect(warning.reason).toContain(`port ${taken}`);
+      expect(warning.reason).toContain('in use');
+      const second = await anima.waitFor((line) => isBanner(line) && line !== first);
+      expect(new URL(String(second.web)).port).not.toBe(String(taken));
+      const entry = await getJson(new URL('/api/config/APP_WEBUI_HTTP_PORT', String(second.web)));
+      expect(entry).toMatchObject({ source: 'environment', ignored: { value: String(taken), reason: expect.stringContaining('in use') } });
+      expect(anima.child.exitCode).toBeNull();
     } finally {
       blocker.close();
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { choice, decimal, flag, integer, json, text } from '../define.ts';
+import { choice, decimal, flag, integer, json, seconds, text } from '../define.ts';
 
 const audio = { group: 'audio' } as const;
 const httpTts = { group: 'http_tts' } as const;
@@ -29,7 +29,7 @@ export const audioVariables = {
   VOX_LANGUAGE_OVERRIDES: json('{}', LanguageOverridesSchema, { ...audio, description: 'JSON map of language code to {engine, model?, voice?}.' }),
   VOX_ENGINE_SETTINGS: json('{}', settingsObject, { ...audio, description: 'JSON object forwarded to the TTS engine at load.' }),
   VOX_OUTPUT_DIR: text('tmp_tts', { ...audio, restart: true, description: 'Folder for generated speech audio.' }),
-  VOX_TIMEOUT_SECONDS: decimal(10, { ...audio, min: 0, description: 'Maximum wait for a TTS engine response.' }),
+  VOX_TIMEOUT_SECONDS: seconds(10, { ...audio, min: 0, description: 'Maximum wait for a TTS engine response.' }),
   VOX_FALLBACK_TO_TEXT: flag(true, { ...audio, description: 'Send the text when speech generation fails.' }),
   VOX_DEFAULT_MODEL: text('', { ...audio, description: 'Default model of the TTS engine; empty uses the engine default.' }),
   LOCAL_VOICE: text('', { ...audio, description: 'Voice of the bundled local engine; empty uses the engine default.' }),
@@ -48,6 +48,6 @@ export const httpTtsVariables = {
   HTTP_TTS_VOICE_WAV: text('', { ...httpTts, description: 'Server-side reference voice path for the legacy payload.' }),
   HTTP_TTS_EXTRA_HEADERS: json('{}', z.record(z.string(), z.string()), { ...httpTts, description: 'JSON object of extra request headers.' }),
   HTTP_TTS_EXTRA_PARAMS: json('{}', settingsObject, { ...httpTts, description: 'JSON object merged into the payload.' }),
-  HTTP_TTS_TIMEOUT_SECONDS: decimal(0, { ...httpTts, min: 0, description: 'Per-request timeout; 0 falls back to TTS_TIMEOUT_SECONDS.' }),
-  TTS_TIMEOUT_SECONDS: decimal(300, { ...httpTts, min: 0, description: 'Legacy per-request timeout of the http engine.' }),
+  HTTP_TTS_TIMEOUT_SECONDS: seconds(0, { ...httpTts, min: 0, description: 'Per-request timeout; 0 falls back to TTS_TIMEOUT_SECONDS.' }),
+  TTS_TIMEOUT_SECONDS: seconds(300, { ...httpTts, min: 0, description: 'Legacy per-request timeout of the http engine.' }),
 } as const;

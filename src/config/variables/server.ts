@@ -1,4 +1,4 @@
-import { choice, file, flag, integer, list, text } from '../define.ts';
+import { choice, file, flag, integer, list, seconds, text } from '../define.ts';
 
 const server = { group: 'server', restart: true } as const;
 
@@ -57,5 +57,5 @@ export const systemVariables = {
   WEATHER_PROVIDER_URL: text('https://api.open-meteo.com/v1/forecast', { group: 'system', description: 'Weather endpoint speaking the Open-Meteo forecast API.' }),
   WEATHER_LATITUDE: text('', { group: 'system', description: 'Latitude of the persona for the weather plugin (required by it).' }),
   WEATHER_LONGITUDE: text('', { group: 'system', description: 'Longitude of the persona for the weather plugin (required by it).' }),
-  WEATHER_CACHE_S: integer(600, { group: 'system', min: 0, description: 'Seconds a weather reading is reused before asking the provider again.' }),
+  WEATHER_CACHE_S: seconds(600, { group: 'system', min: 0, whole: true, description: 'Seconds a weather reading is reused before asking the provider again.' }),
 } as const;

@@ -1,10 +1,10 @@
-import { decimal, flag, integer, list, text } from '../define.ts';
+import { decimal, flag, integer, list, seconds, text } from '../define.ts';
 
 export const avatarVariables = {
   ACTIVE_SKIN: text('default', { group: 'avatar', description: 'Skin folder the avatar uses; the fallback skin is always default.' }),
   COMPANION_PROMOTE_ENABLED: flag(false, { group: 'avatar', description: 'Value 1 allows promoting temporary uploads into a skin.' }),
-  COMPANION_UPLOAD_TTL_DAYS: integer(7, { group: 'avatar', min: 1, description: 'Days a temporary animation upload is kept.' }),
-  COMPANION_UPLOAD_CLEANUP_INTERVAL_S: integer(3600, { group: 'avatar', min: 1, description: 'Seconds between sweeps of expired uploads.' }),
+  COMPANION_UPLOAD_TTL_DAYS: integer(7, { group: 'avatar', min: 1, max: 36_500, description: 'Days a temporary animation upload is kept.' }),
+  COMPANION_UPLOAD_CLEANUP_INTERVAL_S: seconds(3600, { group: 'avatar', min: 1, whole: true, description: 'Seconds between sweeps of expired uploads.' }),
 } as const;
 
 export const cortexVariables = {
@@ -12,9 +12,9 @@ export const cortexVariables = {
   OPENAI_BASE_URL: text('https://api.openai.com/v1', { group: 'cortex', description: 'Chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).' }),
   OPENAI_API_KEY: text('', { group: 'cortex', description: 'API key for OPENAI_BASE_URL.' }),
   OPENAI_MODEL: text('gpt-4o-mini', { group: 'cortex', description: 'Model name sent to OPENAI_BASE_URL.' }),
-  OPENAI_TIMEOUT_S: decimal(60, { group: 'cortex', min: 0.01, description: 'Seconds to wait for the response headers and between streamed chunks.' }),
+  OPENAI_TIMEOUT_S: seconds(60, { group: 'cortex', min: 0.01, description: 'Seconds to wait for the response headers and between streamed chunks.' }),
   OPENAI_MAX_RETRIES: integer(2, { group: 'cortex', min: 0, max: 10, description: 'Retries (with backoff) after a 429 or 5xx before the reply fails.' }),
-  CORTEX_TIMEOUT_S: decimal(120, { group: 'cortex', min: 0.01, description: 'Deadline in seconds for a whole answer; past it the user gets a short error message.' }),
+  CORTEX_TIMEOUT_S: seconds(120, { group: 'cortex', min: 0.01, description: 'Deadline in seconds for a whole answer; past it the user gets a short error message.' }),
 } as const;
 
 const compat = { group: 'compat' } as const;
@@ -26,8 +26,8 @@ export const compatVariables = {
   COMPAT_DEFAULT_MODEL: text('anima:latest', { ...compat, description: 'Model name reported when the client names none.' }),
   COMPAT_DEFAULT_MODEL_DISPLAY: text('Anima', { ...compat, description: 'Friendly label in the model list.' }),
   COMPAT_MAX_HISTORY: integer(20, { ...compat, min: 0, description: 'Conversation turns kept between requests.' }),
-  COMPAT_STREAM_TIMEOUT: decimal(10, { ...compat, min: 0, description: 'Seconds to wait between streamed chunks.' }),
-  COMPAT_COMPLETION_TIMEOUT: decimal(0, { ...compat, min: 0, description: 'Deadline in seconds for a whole answer; 0 disables.' }),
+  COMPAT_STREAM_TIMEOUT: seconds(10, { ...compat, min: 0, description: 'Seconds to wait between streamed chunks.' }),
+  COMPAT_COMPLETION_TIMEOUT: seconds(0, { ...compat, min: 0, description: 'Deadline in seconds for a whole answer; 0 disables.' }),
 } as const;
 
 const radio = { group: 'radio' } as const;
@@ -38,7 +38,7 @@ export const radioVariables = {
   STATION_API_KEY: text('', { ...radio, description: 'Station API key with broadcasting permission.' }),
   STATION_ID: text('', { ...radio, description: 'Station short name.' }),
   RADIO_HOST_LANGUAGE: text('English', { ...radio, description: 'Language of the DJ comments.' }),
-  RADIO_HOST_POLL_INTERVAL_S: integer(15, { ...radio, min: 1, description: 'Seconds between station polls.' }),
+  RADIO_HOST_POLL_INTERVAL_S: seconds(15, { ...radio, min: 1, whole: true, description: 'Seconds between station polls.' }),
   RADIO_HOST_INTERMISSION: integer(1, { ...radio, min: 1, description: 'Songs played before the host speaks (1 = every song).' }),
   RADIO_HOST_LISTENER_HISTORY: integer(5, { ...radio, min: 0, description: 'Recent listener messages included in the prompt.' }),
   RADIO_HOST_VOX_ENGINE: text('', { ...radio, description: 'Optional TTS engine for banter; blank uses the active Vox engine.' }),

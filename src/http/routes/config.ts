@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { valueToSave, type SentValue } from '../../config/api-value.ts';
 import { isSecretKey } from '../../config/define.ts';
-import { FileTooLargeError, openConfigFile, storeConfigFile } from '../../config/files.ts';
+import { FileTooLargeError, openConfigFile, shownFolder, storeConfigFile } from '../../config/files.ts';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../config/json-depth.ts';
 import { findVariable } from '../../config/schema.ts';
 import { InvalidValueError, UnknownVariableError } from '../../config/store.ts';
 import { viewConfig, viewEntry } from '../../config/view.ts';
@@ -10,20 +12,16 @@ import type { Services } from '../../services.ts';
 
 const KeyParams = z.object({ key: z.string().min(1).max(128) });
 
-const JsonValue = z.union([z.string(), z.number(), z.boolean(), z.null(), z.record(z.string(), z.unknown()), z.array(z.unknown())]);
+/** Bounded in depth here, before anything recursive (JSON.stringify) walks a hostile value. */
+const JsonValue = z
+  .union([z.string(), z.number(), z.boolean(), z.null(), z.record(z.string(), z.unknown()), z.array(z.unknown())])
+  .refine((value) => withinJsonDepth(value), `nested deeper than ${MAX_JSON_DEPTH} levels`);
 
 const SetEntrySchema = z.object({
   key: z.string().min(1).max(128),
-  /** JSON-valued variables may be sent as objects; `null` removes the saved entry. */
+  /** JSON-valued variables may be sent as objects, lists as arrays of strings; `null` removes the saved entry. */
   value: JsonValue,
 });
-
-function toRaw(value: z.infer<typeof JsonValue>): string | null {
-  if (value === null) return null;
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
-}
 
 function fileVariable(key: string) {
   const found = findVariable(key);
@@ -35,9 +33,10 @@ function fileVariable(key: string) {
 export const configRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { config } = services;
 
-  const save = async (key: string, raw: string | null) => {
+  const save = async (key: string, value: SentValue) => {
     try {
-      const canonical = await config.set(key, raw);
+      const { key: canonical, raw } = await valueToSave(config, services.paths, key, value);
+      await config.set(canonical, raw);
       await services.activity.add('config', `${canonical} ${raw === null ? 'reset' : 'changed'}`, { key: canonical });
       return canonical;
     } catch (error) {
@@ -58,7 +57,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   });
 
   app.post('/api/config', { schema: { summary: 'Save one configuration entry (persisted); null resets it', body: SetEntrySchema } }, async (request) => {
-    const canonical = await save(request.body.key, toRaw(request.body.value));
+    const canonical = await save(request.body.key, request.body.value);
     return { entry: viewEntry(config, canonical) };
   });
 
@@ -80,8 +79,8 @@ export const configRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   app.get('/api/config/:key/file', { schema: { summary: 'Download the file of a file variable', params: KeyParams } }, async (request, reply) => {
     const key = fileVariable(request.params.key);
     if (isSecretKey(key)) throw new AppError(403, 'forbidden', `${key} is a secret and cannot be downloaded`);
-    const opened = await openConfigFile(config.rawValue(key) ?? '', services.paths.cwd);
-    if (!opened) throw notFound(`${key} names no file`);
+    const opened = await openConfigFile(config.rawValue(key) ?? '', services.paths);
+    if (!opened) throw notFound(`${key} names no file inside ${shownFolder(services.paths)}`);
     return reply
       .header('content-type', 'application/octet-stream')
       .header('content-length', opened.size)

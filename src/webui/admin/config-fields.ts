@@ -15,6 +15,14 @@ export interface ConfigEntry {
   restart: boolean;
   editable: boolean;
   choices?: string[];
+  /** A saved value that is stored but not in use (it stopped the start, or no longer validates). */
+  ignored?: { value: string | { set: boolean }; reason: string };
+}
+
+/** What the user should know about a saved value the server set aside, and what to do about it. */
+function ignoredNotice(ignored: NonNullable<ConfigEntry['ignored']>): string {
+  const saved = typeof ignored.value === 'string' ? ` ${ignored.value}` : '';
+  return `The saved value${saved} is not in use: ${ignored.reason}. Save a new value, or Reset to remove it.`;
 }
 
 /** The value to send, or the reason it cannot be sent. */
@@ -115,11 +123,12 @@ export function configField(entry: ConfigEntry, saved: () => Promise<void>): HTM
             if (!checked.ok) return show(checked.issue);
             await save(checked.value);
           }),
-        !disabled && entry.source === 'override' && actionButton('Reset', () => save(null)),
+        !disabled && (entry.source === 'override' || entry.ignored) && actionButton('Reset', () => save(null)),
         entry.restart && h('span', { class: 'badge' }, 'restart'),
         h('span', { class: 'muted' }, `source: ${entry.source}`),
       ),
       entry.type === 'file' && !disabled && fileControls(entry, saved),
+      entry.ignored && h('p', { class: 'warning', role: 'status' }, ignoredNotice(entry.ignored)),
     ),
     h('p', { class: 'help' }, entry.description),
     issue,

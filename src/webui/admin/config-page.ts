@@ -6,6 +6,20 @@ import { type ConfigEntry, configField } from './config-fields.ts';
 import { languageOverridesEditor } from './language-overrides.ts';
 import { loader } from './ui.ts';
 
+/** Saved entries the server set aside, at the top: each otherwise hides in its group further down. */
+function ignoredSummary(entries: ConfigEntry[]): HTMLElement[] {
+  const ignored = entries.flatMap((entry) => (entry.ignored ? [{ key: entry.key, reason: entry.ignored.reason }] : []));
+  if (ignored.length === 0) return [];
+  return [
+    h(
+      'div',
+      { class: 'warning', role: 'alert', 'data-ignored': ignored.map((entry) => entry.key).join(' ') },
+      h('strong', {}, 'Saved settings not in use'),
+      h('ul', {}, ...ignored.map((entry) => h('li', {}, h('code', {}, entry.key), `: ${entry.reason}`))),
+    ),
+  ];
+}
+
 function groups(entries: ConfigEntry[]): Map<string, ConfigEntry[]> {
   const grouped = new Map<string, ConfigEntry[]>();
   for (const entry of entries) grouped.set(entry.group, [...(grouped.get(entry.group) ?? []), entry]);
@@ -19,8 +33,9 @@ export const view: View = (root) => {
   const reload: () => Promise<void> = loader(
     body,
     () => apiJson<{ entries: ConfigEntry[] }>('/api/config'),
-    ({ entries }) =>
-      [...groups(entries)].map(([group, members]) =>
+    ({ entries }) => [
+      ...ignoredSummary(entries),
+      ...[...groups(entries)].map(([group, members]) =>
         h(
           'details',
           { class: 'card', open: true, 'data-group': group },
@@ -30,6 +45,7 @@ export const view: View = (root) => {
           ),
         ),
       ),
+    ],
   );
   filter.addEventListener('input', () => {
     const needle = filter.value.trim().toUpperCase();
