@@ -95,6 +95,8 @@ export class ConfigStore extends EventEmitter<{ change: [ConfigChange] }> {
 
   private constructor(envFile: Record<string, string>, environment: Record<string, string>) {
     super();
+    // Every service that applies changes at run time follows this one store; a leak shows far above that.
+    this.setMaxListeners(100);
     this.layers = { env_file: envFile, environment, override: {} };
   }
 
