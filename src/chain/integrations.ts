@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { IntegrationRecord, IntegrationsRepository } from '../db/repositories/integrations.ts';
+import type { IntegrationsRepository } from '../db/repositories/integrations.ts';
+import type { IntegrationRecord } from '../db/schema.ts';
 import { INTEGRATION_INTERFACE, integrationPath } from './integration-interface.ts';
 import type { MessageChain, SubmitResult } from './message-chain.ts';
 

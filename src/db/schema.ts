@@ -1,4 +1,10 @@
-import type { Generated } from 'kysely';
+/**
+ * The one home of the database's table and row types (as immich keeps them): the Kysely table types the
+ * queries are checked against, and the rows the repositories take and give back. Domain modules import
+ * their row types from here; this file imports nothing of the application, so no cycle can run through it.
+ * Migrations do not use it: they keep their own frozen copies (see src/db/migrations/index.ts).
+ */
+import type { Generated, Selectable } from 'kysely';
 
 export type DialectName = 'sqlite' | 'mysql';
 
@@ -21,6 +27,15 @@ export interface ActivityLogTable {
   data: string | null;
 }
 
+/** An activity_log row as the repository answers it, with `data` parsed back from its JSON text. */
+export interface ActivityEntry {
+  id: number;
+  created_at: string;
+  kind: string;
+  message: string;
+  data: unknown;
+}
+
 /** One message of one conversation; only the newest CHAT_HISTORY per interface_path are kept. */
 export interface ChatHistoryTable {
   id: Generated<number>;
@@ -32,6 +47,11 @@ export interface ChatHistoryTable {
   /** `YYYY-MM-DD HH:MM:SS.ffffff` UTC: DATETIME(6) read as text on MySQL, fixed-width text on SQLite. */
   timestamp: string;
 }
+
+export type ChatHistoryRow = Selectable<ChatHistoryTable>;
+
+/** Every column but the id, nulls included: the SQLite fast path binds them positionally. */
+export type NewChatHistoryRow = Omit<ChatHistoryRow, 'id'>;
 
 export interface DiaryEntriesTable {
   id: Generated<number>;
@@ -45,6 +65,24 @@ export interface DiaryEntriesTable {
   archived: number;
 }
 
+/** A diary_entries row as the repository answers it: tags parsed, the archived flag a boolean. */
+export interface DiaryEntry {
+  id: number;
+  created_at: string;
+  interface_path: string | null;
+  text: string;
+  tags: string[];
+  archived: boolean;
+}
+
+export interface NewDiaryEntry {
+  text: string;
+  interface_path?: string | null;
+  tags?: string[];
+  /** ISO 8601 UTC; defaults to now. */
+  created_at?: string;
+}
+
 export interface ChatSessionMetaTable {
   interface_path: string;
   /** JSON object. */
@@ -52,6 +90,8 @@ export interface ChatSessionMetaTable {
   /** ISO 8601 UTC. */
   updated_at: string;
 }
+
+export type SessionMetaRow = Selectable<ChatSessionMetaTable>;
 
 /** One queued outbound message of an integration source; cleared when the source reads its outbox. */
 export interface IntegrationOutboxTable {
@@ -75,6 +115,22 @@ export interface IntegrationMessagesTable {
   payload: string;
   metadata: string;
   created_at: string;
+}
+
+/** An integration_outbox or integration_messages row as the repository answers it, JSON parsed. */
+export interface IntegrationRecord {
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface NewIntegrationRecord {
+  source: string;
+  type: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
 }
 
 export interface Database {

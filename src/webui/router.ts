@@ -1,9 +1,8 @@
 /** Hash routes: `#/` is the avatar and chat; the admin pages are loaded on first visit (their own chunks). */
 import { clear, errorText, h } from './dom.ts';
+import type { PageModule } from './view.ts';
 
-export type View = (root: HTMLElement) => (() => void) | void;
-
-const PAGES: Record<string, { title: string; load: () => Promise<{ view: View }> }> = {
+const PAGES: Record<string, { title: string; load: () => Promise<PageModule> }> = {
   components: { title: 'Components', load: () => import('./admin/components-page.ts') },
   config: { title: 'Configuration', load: () => import('./admin/config-page.ts') },
   diary: { title: 'Diary', load: () => import('./admin/diary-page.ts') },

@@ -1,8 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
-import type { DialectName } from '../schema.ts';
-import { withDialectOptions } from './table-options.ts';
+import { withDialectOptions, type MigrationDialect } from './table-options.ts';
 
-export function activityLog(dialect: DialectName): Migration {
+export function activityLog(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

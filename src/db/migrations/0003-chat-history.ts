@@ -1,14 +1,13 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DialectName } from '../schema.ts';
 import { copyLegacyChatHistory, LEGACY_CHAT_HISTORY_TABLE } from './chat-history-legacy.ts';
-import { withDialectOptions } from './table-options.ts';
+import { withDialectOptions, type MigrationDialect } from './table-options.ts';
 
 /**
  * The unified chat history. On MySQL the path compares byte-wise (chat ids are case-sensitive on most
  * platforms), and its 512 utf8mb4 characters (2048 bytes) plus DATETIME(6) stay under InnoDB's 3072-byte
  * key limit, so the unique (interface_path, timestamp) index doubles as the "newest N of one path" index.
  */
-async function createTable(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+async function createTable(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const mysql = dialect === 'mysql';
   await db.schema
     .createTable('chat_history')
@@ -25,7 +24,7 @@ async function createTable(db: Kysely<unknown>, dialect: DialectName): Promise<v
 }
 
 /** Creates the table, or converts the older chat_id/interface/thread_id layout into it without losing rows. */
-export function chatHistory(dialect: DialectName): Migration {
+export function chatHistory(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       const tables = await db.introspection.getTables();

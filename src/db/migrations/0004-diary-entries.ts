@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DialectName } from '../schema.ts';
-import { withDialectOptions } from './table-options.ts';
+import { withDialectOptions, type MigrationDialect } from './table-options.ts';
 
-export function diaryEntries(dialect: DialectName): Migration {
+export function diaryEntries(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

@@ -1,9 +1,8 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DialectName } from '../schema.ts';
-import { withDialectOptions } from './table-options.ts';
+import { withDialectOptions, type MigrationDialect } from './table-options.ts';
 
 /** Metadata the web UI sets for a conversation, keyed like chat_history (byte-wise on MySQL). */
-export function chatSessionMeta(dialect: DialectName): Migration {
+export function chatSessionMeta(dialect: MigrationDialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

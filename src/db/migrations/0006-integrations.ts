@@ -1,9 +1,8 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { DialectName } from '../schema.ts';
-import { withDialectOptions } from './table-options.ts';
+import { withDialectOptions, type MigrationDialect } from './table-options.ts';
 
 /** The integration outbox (queued replies per source) and the stored non-chat integration messages. */
-export function integrations(dialect: DialectName): Migration {
+export function integrations(dialect: MigrationDialect): Migration {
   const longText = dialect === 'mysql' ? sql`longtext` : 'text';
   return {
     async up(db: Kysely<unknown>) {

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { toInterfacePath } from '../../history/interface-path.ts';
-import { parseTimestamp, toDatabaseTimestamp } from '../../history/timestamps.ts';
-import type { DialectName } from '../schema.ts';
+import { parseTimestamp, toDatabaseTimestamp, toInterfacePath } from './chat-history-forms.ts';
+import type { MigrationDialect } from './table-options.ts';
 
 export const LEGACY_CHAT_HISTORY_TABLE = 'chat_history_legacy';
 
@@ -63,7 +62,7 @@ async function count(db: AnyDb, table: string): Promise<number> {
   return Number(result.n);
 }
 
-function insert(db: AnyDb, dialect: DialectName, rows: NewRow[]) {
+function insert(db: AnyDb, dialect: MigrationDialect, rows: NewRow[]) {
   const query = db.insertInto('chat_history').values(rows);
   return dialect === 'mysql'
     ? query.onDuplicateKeyUpdate({ id: sql`id` })
@@ -74,7 +73,7 @@ function insert(db: AnyDb, dialect: DialectName, rows: NewRow[]) {
  * Moves a row whose (path, timestamp) is taken to just after the latest row of its path within the next
  * second, so a run of same-second messages keeps its order at one round trip per row.
  */
-async function insertShifted(db: AnyDb, dialect: DialectName, row: NewRow): Promise<void> {
+async function insertShifted(db: AnyDb, dialect: MigrationDialect, row: NewRow): Promise<void> {
   let from = parseTimestamp(row.timestamp);
   for (let attempt = 0; attempt < MAX_SHIFT_ATTEMPTS; attempt += 1) {
     const latest = await db
@@ -91,7 +90,7 @@ async function insertShifted(db: AnyDb, dialect: DialectName, row: NewRow): Prom
   throw new Error(`Legacy chat_history row ${row.id}: found no free timestamp for ${row.interface_path}`);
 }
 
-async function copyBatches(db: AnyDb, dialect: DialectName): Promise<void> {
+async function copyBatches(db: AnyDb, dialect: MigrationDialect): Promise<void> {
   let after: number | undefined;
   for (;;) {
     let select = db.selectFrom(LEGACY_CHAT_HISTORY_TABLE).selectAll().orderBy('id').limit(BATCH);
@@ -112,7 +111,7 @@ async function copyBatches(db: AnyDb, dialect: DialectName): Promise<void> {
  * drops the legacy table. The copy runs only into an empty table, so a start interrupted after the copy
  * committed does not copy twice.
  */
-export async function copyLegacyChatHistory(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
+export async function copyLegacyChatHistory(db: Kysely<unknown>, dialect: MigrationDialect): Promise<void> {
   const anyDb = db as AnyDb;
   // Legacy TIMESTAMP columns are read in the session zone; read them as UTC like everything else.
   if (dialect === 'mysql') await sql`SET time_zone = '+00:00'`.execute(anyDb);

@@ -1,13 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
-
-export interface ActivityEntry {
-  id: number;
-  created_at: string;
-  kind: string;
-  message: string;
-  data: unknown;
-}
+import type { ActivityEntry, Database } from '../schema.ts';
 
 export interface ActivityQuery {
   limit: number;

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
-import type { NewChatHistoryRow } from './chat-history.ts';
+import type { Database, NewChatHistoryRow } from '../schema.ts';
 
 /** Versioned by name: a changed body gets a new name rather than an ALTER. */
 export const SAVE_PROCEDURE = 'anima_chat_history_save_v1';

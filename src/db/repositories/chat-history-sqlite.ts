@@ -1,5 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
-import type { ChatHistoryRow, NewChatHistoryRow } from './chat-history.ts';
+import type { ChatHistoryRow, NewChatHistoryRow } from '../schema.ts';
 
 const COLUMNS = 'id, interface_path, sender_name, sender_id, message_text, timestamp';
 

@@ -1,20 +1,8 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, DialectName } from '../schema.ts';
+import type { ChatHistoryRow, Database, DialectName, NewChatHistoryRow } from '../schema.ts';
 import { MysqlChatProcedure, ProcedureMissingError } from './chat-history-mysql.ts';
 import { SqliteChatStatements } from './chat-history-sqlite.ts';
-
-export interface ChatHistoryRow {
-  id: number;
-  interface_path: string;
-  sender_name: string | null;
-  sender_id: string | null;
-  message_text: string;
-  /** `YYYY-MM-DD HH:MM:SS.ffffff` UTC. */
-  timestamp: string;
-}
-
-export type NewChatHistoryRow = Omit<ChatHistoryRow, 'id'>;
 
 export interface RecentQuery {
   limit: number;

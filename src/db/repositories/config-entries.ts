@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { OverrideStore } from '../../config/store.ts';
 import type { Database, DialectName } from '../schema.ts';
 
-/** The configuration entries saved through the API, as the config store's highest layer. */
-export class ConfigEntriesRepository implements OverrideStore {
+/**
+ * The configuration entries saved through the API, as the config store's highest layer. It fits the
+ * store's OverrideStore port by shape; naming the port here would make the database layer import config/.
+ */
+export class ConfigEntriesRepository {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: DialectName,

@@ -1,22 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
-
-export interface DiaryEntry {
-  id: number;
-  created_at: string;
-  interface_path: string | null;
-  text: string;
-  tags: string[];
-  archived: boolean;
-}
-
-export interface NewDiaryEntry {
-  text: string;
-  interface_path?: string | null;
-  tags?: string[];
-  /** ISO 8601 UTC; defaults to now. */
-  created_at?: string;
-}
+import type { Database, DiaryEntry, NewDiaryEntry } from '../schema.ts';
 
 export interface DiaryQuery {
   limit: number;

@@ -1,20 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../schema.ts';
-
-export interface IntegrationRecord {
-  id: string;
-  type: string;
-  payload: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  created_at: string;
-}
-
-export interface NewIntegrationRecord {
-  source: string;
-  type: string;
-  payload: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-}
+import type { Database, IntegrationRecord, NewIntegrationRecord } from '../schema.ts';
 
 function parseObject(text: string): Record<string, unknown> {
   try {

@@ -1,12 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, DialectName } from '../schema.ts';
-
-export interface SessionMetaRow {
-  interface_path: string;
-  /** JSON object text. */
-  metadata: string;
-  updated_at: string;
-}
+import type { Database, DialectName, SessionMetaRow } from '../schema.ts';
 
 export class SessionMetaRepository {
   constructor(

@@ -1,7 +1,7 @@
 /** About: version, uptime, ports, sessions and the machine, from GET /api/about. */
 import { h } from '../dom.ts';
 import { apiJson } from '../net/api.ts';
-import type { View } from '../router.ts';
+import type { View } from '../view.ts';
 import { loader } from './ui.ts';
 
 function rows(value: unknown, prefix = ''): HTMLTableRowElement[] {

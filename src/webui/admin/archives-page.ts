@@ -1,7 +1,7 @@
 /** Chat archives: archive the current chat, rename, download, restore, delete. */
 import { h } from '../dom.ts';
 import { apiJson, postJson } from '../net/api.ts';
-import type { View } from '../router.ts';
+import type { View } from '../view.ts';
 import { actionButton, download, formatDate, loader, toast } from './ui.ts';
 
 interface Archive {

@@ -1,7 +1,7 @@
 /** Components: Cortex engines, interfaces and plugins with their status, the dev toggle, Run now. */
 import { h } from '../dom.ts';
 import { apiJson, postJson } from '../net/api.ts';
-import type { View } from '../router.ts';
+import type { View } from '../view.ts';
 import { actionButton, loader, toast } from './ui.ts';
 
 interface Component {

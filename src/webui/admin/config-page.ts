@@ -1,7 +1,7 @@
 /** Configuration: every variable from GET /api/config, grouped, validated before saving, secrets masked. */
 import { h } from '../dom.ts';
 import { apiJson } from '../net/api.ts';
-import type { View } from '../router.ts';
+import type { View } from '../view.ts';
 import { type ConfigEntry, configField } from './config-fields.ts';
 import { languageOverridesEditor } from './language-overrides.ts';
 import { loader } from './ui.ts';

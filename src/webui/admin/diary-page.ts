@@ -1,7 +1,7 @@
 /** Diary: entries newest first; archive, unarchive, delete archived. */
 import { h } from '../dom.ts';
 import { apiJson, postJson } from '../net/api.ts';
-import type { View } from '../router.ts';
+import type { View } from '../view.ts';
 import { actionButton, formatDate, loader, toast } from './ui.ts';
 
 interface DiaryEntry {

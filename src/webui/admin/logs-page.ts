@@ -2,7 +2,7 @@
 import { h } from '../dom.ts';
 import { apiJson } from '../net/api.ts';
 import { session } from '../net/session.ts';
-import type { View } from '../router.ts';
+import type { View } from '../view.ts';
 import { formatDate, loader } from './ui.ts';
 
 const MAX_LINES = 1000;
