@@ -4,6 +4,7 @@ import { startAudio, type AudioServices } from './audio/audio-services.ts';
 import type { BodyServer } from './body/body-server.ts';
 import { startAvatarFiles, type AvatarFiles } from './body/avatar-files.ts';
 import { startBodyService } from './body/body-service.ts';
+import { PromoteRequestSchema, promoteUpload } from './body/upload-promotion.ts';
 import { createAssistant, type Assistant } from './chain/assistant.ts';
 import { connectWebChat } from './chat/web-chat-interface.ts';
 import type { ComponentRoots } from './components/discovery.ts';
@@ -138,6 +139,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     logger,
     database,
     body: bodyService.body,
+    uploads: { promote: (request) => promoteUpload(avatarFiles.uploads, PromoteRequestSchema.parse(request)) },
     history: history.chat,
     diary: history.diary,
     paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
@@ -147,7 +149,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
   await assistant.start();
   const audio = await startAudio({ config, logger, cwd, body: bodyService.body, assistant });
   disposers.push(audio.stop);
-  disposers.push(connectWebChat({ components: assistant.components, outlets: audio.vox.outlets, archives: history.archives }));
+  disposers.push(connectWebChat({ components: assistant.components, webChat: assistant.webChat, outlets: audio.vox.outlets, archives: history.archives }));
   return {
     config,
     database,

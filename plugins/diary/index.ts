@@ -9,7 +9,8 @@ const WriteDiarySchema = z.object({
 /** The assistant keeps a diary: `write_diary` adds an entry (shown by GET /api/diary). */
 export default definePlugin({
   description: 'Lets the assistant write diary entries.',
-  create: ({ diary, logger }) => ({
+  needs: ['diary'],
+  create: ({ services: { diary }, logger }) => ({
     actions: {
       write_diary: {
         schema: WriteDiarySchema,

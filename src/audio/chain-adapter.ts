@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Assistant } from '../chain/assistant.ts';
 import type { SpeechHook } from '../chain/speech.ts';
-import { definePlugin, defineInterface, messageActionOf, type ActionOrigin, type ComponentDefinition, type CortexDefinition } from '../components/contract.ts';
+import { definePlugin, defineInterface, messageActionOf, type Action, type ActionOrigin, type ComponentDefinition, type CortexDefinition } from '../components/contract.ts';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import type { AurisPlugin } from './auris/auris-plugin.ts';
@@ -22,8 +22,8 @@ import type { VoxPlugin } from './vox/vox-plugin.ts';
  * - `assistant.speech.register(hook)`: the chain's tts_speak hook (`__merged_text` arrives as mergedText;
  *   on status `error` the chain itself sends the text through the message action and saves it);
  * - `assistant.chain.submit(message)`: live finals enter the chain like any message;
- * - `assistant.components.actions()` and `handleAction`: audio and fallback text reach an interface
- *   through its own `send_media_<id>` or `message_<id>` action;
+ * - `assistant.delivery`: audio and fallback text reach an interface through its own
+ *   `send_media_<id>` or `message_<id>` action, validated like every other delivery;
  * - `assistant.components.loadAll([...], [])` after start: adds the built-in `live` interface (once
  *   LIVE_CORTEX is enabled) and the `auris` plugin with `stt_transcribe` (once ACTIVE_AURIS_ENGINE is);
  * - `assistant.components.active('cortex')`: cortex engines of kind `live` that implement the Live
@@ -91,19 +91,16 @@ export async function connectChain(options: {
   };
 }
 
-/** Audio and text to a conversation through its interface's own actions, validated like the chain does. */
+/** Audio and text to a conversation through its interface's own actions, by the one delivery path. */
 function componentOutlet(assistant: Assistant, logger: Logger): SpeechOutlet {
-  const run = async (interfacePath: string, candidates: Array<[string, Record<string, unknown>]>): Promise<boolean> => {
+  const run = async (interfacePath: string, candidates: Action[]): Promise<boolean> => {
     const interfaceId = interfacePath.split('/')[0] ?? '';
     const origin: ActionOrigin = { interfaceId, interfacePath, messageId: `vox-${randomUUID()}`, senderId: 'self', metadata: {} };
-    const actions = assistant.components.actions();
-    for (const [type, payload] of candidates) {
-      const owned = actions.get(type);
-      if (!owned || !owned.spec.schema.safeParse(payload).success) continue;
-      await owned.entry.instance?.handleAction?.(type, payload, origin);
-      return true;
-    }
-    logger.debug({ interface_path: interfacePath }, 'no interface action can take this speech');
+    // The interface's richest action that takes this payload: its media action, else its message action.
+    const action = candidates.find((candidate) => assistant.delivery.accepts(candidate));
+    const result = action ? await assistant.delivery.deliver(origin, action) : undefined;
+    if (result?.delivered) return true;
+    logger.debug({ interface_path: interfacePath, reason: result?.reason }, 'no interface action can take this speech');
     return false;
   };
   return {
@@ -111,11 +108,11 @@ function componentOutlet(assistant: Assistant, logger: Logger): SpeechOutlet {
       const interfaceId = audio.interfacePath.split('/')[0] ?? '';
       const fileUrl = pathToFileURL(audio.path).href;
       return run(audio.interfacePath, [
-        [`send_media_${interfaceId}`, { file_url: fileUrl, interface_path: audio.interfacePath }],
-        [messageActionOf(interfaceId), { text: audio.text, interface_path: audio.interfacePath, media: fileUrl }],
+        { type: `send_media_${interfaceId}`, payload: { file_url: fileUrl, interface_path: audio.interfacePath } },
+        { type: messageActionOf(interfaceId), payload: { text: audio.text, interface_path: audio.interfacePath, media: fileUrl } },
       ]);
     },
-    text: (interfacePath, text) => run(interfacePath, [[messageActionOf(interfacePath.split('/')[0] ?? ''), { text, interface_path: interfacePath }]]),
+    text: (interfacePath, text) => run(interfacePath, [{ type: messageActionOf(interfacePath.split('/')[0] ?? ''), payload: { text, interface_path: interfacePath } }]),
   };
 }
 
@@ -147,14 +144,15 @@ function sttPlugin(auris: AurisPlugin, roots: string[]) {
   return definePlugin({
     name: 'auris',
     description: 'Speech-to-text (Auris): the stt_transcribe action.',
-    create: (context) => ({
+    needs: ['chain'],
+    create: ({ services: { chain } }) => ({
       actions: { stt_transcribe: { schema: SttPayloadSchema, brief: 'Transcribe an audio file (for example a voice message) into text.', examples: [{ audio_path: '/tmp/voice.ogg', mime_type: 'audio/ogg' }] } },
       async handleAction(_type, payload, origin) {
         const { audio_path: path, mime_type: mime, engine } = SttPayloadSchema.parse(payload);
         if (!(await isInside(path, roots))) throw new Error('audio_path is outside the audio folders');
         const text = await auris.transcribeAudio(path, mime, engine);
         if (text === '') return;
-        await context.chain.submit({ interfaceId: origin.interfaceId, interfacePath: origin.interfacePath, text, senderId: origin.senderId, metadata: { transcribed_from: path } });
+        await chain.submit({ interfaceId: origin.interfaceId, interfacePath: origin.interfacePath, text, senderId: origin.senderId, metadata: { transcribed_from: path } });
       },
     }),
   });

@@ -1,5 +1,8 @@
 import type { BodyServer } from '../body/body-server.ts';
-import type { ComponentContext, ComponentKind } from '../components/contract.ts';
+import { CompatBridge } from '../compat/compat-bridge.ts';
+import { WebChat } from '../chat/web-chat.ts';
+import type { BodyPort, HostServices, UploadsPort } from '../components/contract.ts';
+import { Delivery } from '../components/delivery.ts';
 import { areDevComponentsEnabled } from '../components/dev-flag.ts';
 import { defaultRoots, discoverComponents, type ComponentRoots } from '../components/discovery.ts';
 import { ComponentRegistry } from '../components/registry.ts';
@@ -15,12 +18,15 @@ import { integrationInterface } from './integration-interface.ts';
 import { Integrations } from './integrations.ts';
 import { MessageChain } from './message-chain.ts';
 import { SpeechSlot } from './speech.ts';
+import { mayOperate } from './trainers.ts';
 
 export interface AssistantOptions {
   config: ConfigStore;
   logger: Logger;
   database: DatabaseHandle;
   body: BodyServer;
+  /** The temporary animation uploads, as the `uploads` service. */
+  uploads: UploadsPort;
   paths: { cwd: string; backups: string };
   /** Tests point discovery at fixture folders; production uses `interface/`, `plugins/`, `cortex/` under cwd. */
   roots?: Partial<ComponentRoots>;
@@ -32,9 +38,15 @@ export interface AssistantOptions {
 /** The assistant's brain and limbs: components, the Cortex selection, the message chain and integrations. */
 export interface Assistant {
   components: ComponentRegistry;
+  /** The one path from the host to a component's actions. */
+  delivery: Delivery;
   cortex: CortexSelector;
   chain: MessageChain;
   integrations: Integrations;
+  /** The web UI's conversations; the `webui` interface answers into them. */
+  webChat: WebChat;
+  /** The compat port's answers in progress; the `compat` interface is its component. */
+  compat: CompatBridge;
   /** Where the audio subsystem registers its tts_speak hook. */
   speech: SpeechSlot;
   /** Whether this run discovered the dev folders (the flag as it was at start). */
@@ -43,33 +55,47 @@ export interface Assistant {
   stop(): Promise<void>;
 }
 
+/** The body as components may move it, and nothing else of the body-state server. */
+function bodyPort(body: BodyServer): BodyPort {
+  return {
+    transitionTo: (state, options) => void body.transitionTo(state, options),
+    stopAnimation: (contextId) => void body.stopAnimation(contextId),
+    setExpression: (name, intensity) => body.setExpression(name, intensity),
+    clearExpression: () => body.clearExpression(),
+  };
+}
+
 export function createAssistant(options: AssistantOptions): Assistant {
   const { config, logger, database, body } = options;
   const history = historyPort({ db: database.db, dialect: database.dialect, config, logger, ...(options.history ? { history: options.history } : {}) });
-  const diary = diaryPort(options.diary);
   const speech = new SpeechSlot();
-  // Components get their context only in start(), once the chain and the outboxes below exist.
-  const contextFor = (name: string, kind: ComponentKind): ComponentContext => ({
-    name,
-    config,
-    logger: logger.child({ component: `${kind}:${name}` }),
-    paths: options.paths,
-    body,
-    diary,
+  // Components are created only in start(), once every service below exists.
+  const services = (): HostServices => ({
     chain: { submit: (message, submitOptions) => chain.submit(message, submitOptions) },
     outbox: { enqueue: (source, message) => integrations.enqueue(source, message) },
+    diary: diaryPort(options.diary),
+    body: bodyPort(body),
+    uploads: options.uploads,
+    webChat: { show: (interfacePath, text) => webChat.say(interfacePath, text) },
+    compat: { cancelAll: () => compat.cancelAll() },
   });
-  const components = new ComponentRegistry({ config, logger, contextFor });
+  const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
+  const delivery = new Delivery({ registry: components, mayOperate: (interfaceId, senderId) => mayOperate(config.get('TRAINER_IDS'), interfaceId, senderId), logger });
   const cortex = new CortexSelector(components, config);
-  const chain = new MessageChain({ registry: components, cortex, history, body, config, logger, speech });
+  const chain = new MessageChain({ registry: components, delivery, cortex, history, body, config, logger, speech });
   const integrations = new Integrations(new IntegrationsRepository(database.db), chain);
+  const webChat = new WebChat({ chain, logger: logger.child({ component: 'web_chat' }) });
+  const compat = new CompatBridge({ chain, config, logger: logger.child({ component: 'compat' }) });
   const devLoaded = areDevComponentsEnabled();
   const roots = { ...defaultRoots(options.paths.cwd), ...options.roots };
   return {
     components,
+    delivery,
     cortex,
     chain,
     integrations,
+    webChat,
+    compat,
     speech,
     devLoaded,
     async start() {
@@ -78,6 +104,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     async stop() {
       chain.stop();
       cortex.stop();
+      await compat.cancelAll();
       await components.stopAll();
       await history.stop();
     },

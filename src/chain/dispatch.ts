@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { messageActionOf, type ActionOrigin, type ActionSpec } from '../components/contract.ts';
-import type { OwnedAction } from '../components/registry.ts';
+import type { ActionSpec } from '../components/contract.ts';
+import type { Asker, Delivery } from '../components/delivery.ts';
+import { messageActionOf, type ActionOrigin, type DispatchReport } from '../components/messages.ts';
 import type { Logger } from '../logging.ts';
 import type { ParsedReply, ReplyAction } from './parse-reply.ts';
 import type { SpeechHook } from './speech.ts';
@@ -23,17 +24,12 @@ export const ttsSpeakSpec: ActionSpec = {
 };
 
 export interface DispatchDependencies {
-  actions: Map<string, OwnedAction>;
+  delivery: Delivery;
+  /** The asker, when it takes its own conversation's messages itself. */
+  asker: Asker | undefined;
   speech: SpeechHook | undefined;
-  /** The component that declares `type` but is not loaded, if any (for the log). */
-  inactiveOwner(type: string): string | undefined;
   saveOwn(interfacePath: string, text: string): Promise<void>;
   logger: Logger;
-}
-
-export interface DispatchReport {
-  dispatched: string[];
-  skipped: Array<{ type: string; reason: string }>;
 }
 
 const isMessageAction = (type: string) => type.startsWith('message_');
@@ -65,18 +61,7 @@ export function mergeSpeech(actions: ReplyAction[]): ReplyAction[] {
     .map((action) => (action === speech ? { ...action, payload: { ...action.payload, [MERGED_TEXT]: text } } : action));
 }
 
-function validate(owned: OwnedAction, payload: Record<string, unknown>): string[] {
-  const parsed = owned.spec.schema.safeParse(payload);
-  const errors = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.') || 'payload'}: ${issue.message}`);
-  try {
-    errors.push(...(owned.entry.instance?.validatePayload?.(owned.type, payload) ?? []));
-  } catch (error) {
-    errors.push(`validate_payload failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return errors;
-}
-
-/** Validates each action (schema and validate_payload) and runs it; a bad one is logged and skipped. */
+/** Delivers each action of a reply (validated by the delivery); a refused one is logged and skipped. */
 export async function dispatchReply(reply: ParsedReply, origin: ActionOrigin, deps: DispatchDependencies): Promise<DispatchReport> {
   const report: DispatchReport = { dispatched: [], skipped: [] };
   const skip = (type: string, reason: string, details?: unknown) => {
@@ -86,21 +71,9 @@ export async function dispatchReply(reply: ParsedReply, origin: ActionOrigin, de
   for (const entry of reply.rejected) skip('(malformed)', 'not a {type, payload} object', entry);
 
   const run = async (action: ReplyAction): Promise<boolean> => {
-    const owned = deps.actions.get(action.type);
-    if (!owned) {
-      const inactive = deps.inactiveOwner(action.type);
-      skip(action.type, inactive ? `its component ${inactive} is not loaded` : 'unknown action type');
-      return false;
-    }
-    const errors = validate(owned, action.payload);
-    if (errors.length > 0) {
-      skip(action.type, 'invalid payload', errors);
-      return false;
-    }
-    try {
-      await owned.entry.instance?.handleAction?.(action.type, action.payload, origin);
-    } catch (error) {
-      skip(action.type, `failed: ${error instanceof Error ? error.message : String(error)}`);
+    const result = await deps.delivery.deliver(origin, action, deps.asker);
+    if (!result.delivered) {
+      skip(action.type, result.reason, result.details);
       return false;
     }
     report.dispatched.push(action.type);

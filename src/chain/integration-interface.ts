@@ -34,7 +34,8 @@ export const integrationInterface = defineInterface({
   name: INTEGRATION_INTERFACE,
   interfaceId: INTEGRATION_INTERFACE,
   description: 'Integration ingress and outboxes (POST /api/integrations/messages, GET /api/integrations/outbox).',
-  create: (context) => ({
+  needs: ['outbox'],
+  create: ({ services: { outbox } }) => ({
     actions: {
       [messageActionOf(INTEGRATION_INTERFACE)]: {
         schema: MessagePayloadSchema,
@@ -56,12 +57,12 @@ export const integrationInterface = defineInterface({
     async handleAction(actionType, payload, origin) {
       if (actionType === 'send_companion_message') {
         const { text, emotion } = CompanionPayloadSchema.parse(payload);
-        await context.outbox.enqueue(COMPANION_SOURCE, { type: 'chat', payload: emotion === undefined ? { text } : { text, emotion }, metadata: replyMetadata(origin) });
+        await outbox.enqueue(COMPANION_SOURCE, { type: 'chat', payload: emotion === undefined ? { text } : { text, emotion }, metadata: replyMetadata(origin) });
         return;
       }
       const { text, interface_path: path, media } = MessagePayloadSchema.parse(payload);
       const source = sourceOf(path) as string;
-      await context.outbox.enqueue(source, { type: 'chat', payload: media === undefined ? { text } : { text, media }, metadata: replyMetadata(origin) });
+      await outbox.enqueue(source, { type: 'chat', payload: media === undefined ? { text } : { text, media }, metadata: replyMetadata(origin) });
     },
   }),
 });

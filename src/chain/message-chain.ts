@@ -2,55 +2,46 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { linkedSignal, type LinkedSignal } from '../abort.ts';
 import type { BodyServer } from '../body/body-server.ts';
-import { messageActionOf, type ActionOrigin, type CortexInstance, type InterfaceDefinition, type TokenUsage } from '../components/contract.ts';
+import type { CortexInstance, InterfaceDefinition } from '../components/contract.ts';
+import type { Asker, Delivery } from '../components/delivery.ts';
+import {
+  IncomingMessageSchema,
+  messageActionOf,
+  type Action,
+  type ActionOrigin,
+  type AttentionCommand,
+  type ChainOutcome,
+  type IncomingMessage,
+  type IncomingMessageInput,
+  type SubmitOptions,
+  type SubmitResult,
+} from '../components/messages.ts';
 import type { ComponentEntry, ComponentRegistry } from '../components/registry.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
-import { AttentionModes, parseAttentionCommand, type AttentionCommand } from './attention.ts';
+import { AttentionModes, parseAttentionCommand } from './attention.ts';
 import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './body-adapter.ts';
 import { collectStream } from './collect.ts';
 import { ConversationQueue } from './conversation-queue.ts';
 import { NO_ENGINE_NOTICE, type CortexSelector } from './cortex-selector.ts';
-import { dispatchReply, ttsSpeakSpec, TTS_SPEAK, type DispatchReport } from './dispatch.ts';
+import { dispatchReply, ttsSpeakSpec, TTS_SPEAK } from './dispatch.ts';
 import type { HistoryPort } from './history-adapter.ts';
-import { IncomingMessageSchema, type IncomingMessage, type IncomingMessageInput } from './incoming.ts';
 import { parseReply } from './parse-reply.ts';
 import { buildPrompt } from './prompt.ts';
 import { UserRateLimiter } from './rate-limiter.ts';
 import type { SpeechSlot } from './speech.ts';
 import { isTrainer, mayOperate } from './trainers.ts';
 
+export type { ChainOutcome, SubmitOptions, SubmitResult };
+
 /** How long a component's prompt context may take (a weather provider that does not answer must not hold every message). */
 export const CONTEXT_BUDGET_MS = 500;
 
 export const ENGINE_ERROR_NOTICE = 'Sorry, I could not think of an answer just now. Please try again in a moment.';
 
-export interface ChainOutcome {
-  /** `cancelled`: the asker's signal aborted the answer; nothing was sent for it. */
-  outcome: 'answered' | 'notice' | 'error' | 'cancelled';
-  report?: DispatchReport;
-}
-
-/** What an interface that answers live (the compat API) needs beyond the message itself. */
-export interface SubmitOptions {
-  /** Each text delta of the engine as it streams, before the reply is parsed for actions. */
-  onDelta?: (delta: string) => void;
-  /** The asker went away or gave up: the generation stops (the engine's request is aborted). */
-  signal?: AbortSignal;
-  onUsage?: (usage: TokenUsage) => void;
-  /** A loaded Cortex engine to answer instead of the active one (unknown or not loaded: the active one). */
-  engine?: string;
-}
-
-export type SubmitResult =
-  | { status: 'queued'; messageId: string; done: Promise<ChainOutcome> }
-  | { status: 'command'; messageId: string; command: AttentionCommand }
-  | { status: 'ignored'; messageId: string; reason: 'asleep' }
-  | { status: 'rate_limited'; messageId: string; retryAfterMs: number }
-  | { status: 'busy'; messageId: string };
-
 export interface ChainOptions {
   registry: ComponentRegistry;
+  delivery: Delivery;
   cortex: CortexSelector;
   history: HistoryPort;
   body: BodyServer;
@@ -98,6 +89,8 @@ export class MessageChain {
     const messageId = message.messageId ?? randomUUID();
     const origin: ActionOrigin = { interfaceId: message.interfaceId, interfacePath: message.interfacePath, messageId, senderId: message.senderId, metadata: message.metadata };
     const { config } = this.options;
+    const delivered: Action[] = [];
+    const asker: Asker | undefined = options.awaitsReply ? { take: (action) => void delivered.push(action) } : undefined;
 
     // The limit comes before anything reads the text: a flooding sender costs a bucket lookup per message.
     const sender = this.limitedSender(message);
@@ -112,8 +105,8 @@ export class MessageChain {
     if (command) {
       // Commands do not use up the limit; only a sender already over it is refused them.
       if (sender) this.limiter.refund(sender);
-      await this.runCommand(command, message, origin);
-      return { status: 'command', messageId, command };
+      await this.runCommand(command, message, origin, asker);
+      return { status: 'command', messageId, command, delivered };
     }
     const saved = this.options.history.save({ interfacePath: message.interfacePath, text: message.text, senderId: message.senderId, senderName: message.senderName });
     if (message.history) saved.catch((error: unknown) => this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'));
@@ -128,7 +121,7 @@ export class MessageChain {
     animation.think();
     const queued = this.queue.push(message.interfacePath, async () => {
       try {
-        settle(await this.answer(message, origin, animation, saved, options));
+        settle({ ...(await this.answer(message, origin, animation, saved, options, asker)), delivered });
       } finally {
         this.inFlight -= 1;
       }
@@ -165,7 +158,14 @@ export class MessageChain {
   }
 
   /** `saved`: the message's place in the history; users' later messages, still queued, are not its context yet. */
-  private async answer(message: IncomingMessage, origin: ActionOrigin, animation: MessageAnimation, saved: Promise<string>, options: SubmitOptions): Promise<ChainOutcome> {
+  private async answer(
+    message: IncomingMessage,
+    origin: ActionOrigin,
+    animation: MessageAnimation,
+    saved: Promise<string>,
+    options: SubmitOptions,
+    asker: Asker | undefined,
+  ): Promise<Omit<ChainOutcome, 'delivered'>> {
     const { cortex, config } = this.options;
     let generation: LinkedSignal | undefined;
     if (options.signal?.aborted) {
@@ -176,7 +176,7 @@ export class MessageChain {
       const engine = this.engineFor(options.engine);
       if (!engine) {
         animation.end();
-        await this.notify(origin, NO_ENGINE_NOTICE);
+        await this.notify(origin, NO_ENGINE_NOTICE, asker);
         return { outcome: 'notice' };
       }
       const messages = buildPrompt({
@@ -197,9 +197,9 @@ export class MessageChain {
       const parsed = parseReply(reply);
       if (parsed.text === '' && parsed.actions.length === 0) throw new Error('the engine answered nothing');
       const report = await dispatchReply(parsed, origin, {
-        actions: this.options.registry.actions(),
+        delivery: this.options.delivery,
+        asker,
         speech: this.options.speech.current,
-        inactiveOwner: (type) => this.inactiveOwner(type),
         saveOwn: (path, text) => this.options.history.saveOwn(path, text),
         logger: this.logger,
       });
@@ -212,7 +212,7 @@ export class MessageChain {
         return { outcome: 'cancelled' };
       }
       this.logger.error({ err: error, engine: cortex.name, interface_path: message.interfacePath }, 'the Cortex engine failed; the user gets a short error message');
-      await this.notify(origin, ENGINE_ERROR_NOTICE);
+      await this.notify(origin, ENGINE_ERROR_NOTICE, asker);
       return { outcome: 'error' };
     } finally {
       generation?.dispose();
@@ -262,29 +262,16 @@ export class MessageChain {
     return Promise.race([context.catch(failed), late]).finally(() => clearTimeout(timer));
   }
 
-  private inactiveOwner(type: string): string | undefined {
-    return this.options.registry.list().find((entry) => entry.status !== 'loaded' && entry.instance?.actions?.[type])?.name;
-  }
-
   /** A notice from the chain itself (not the model's words, so not saved as `self`). */
-  private async notify(origin: ActionOrigin, text: string): Promise<void> {
-    const type = messageActionOf(origin.interfaceId);
-    const owned = this.options.registry.actions().get(type);
-    if (!owned) {
-      this.logger.warn({ interface_path: origin.interfacePath, text }, `no loaded interface handles ${type}; notice not delivered`);
-      return;
-    }
-    try {
-      await owned.entry.instance?.handleAction?.(type, { text, interface_path: origin.interfacePath }, origin);
-    } catch (error) {
-      this.logger.error({ err: error, interface_path: origin.interfacePath }, 'delivering a notice failed');
-    }
+  private async notify(origin: ActionOrigin, text: string, asker: Asker | undefined): Promise<void> {
+    const result = await this.options.delivery.deliver(origin, { type: messageActionOf(origin.interfaceId), payload: { text, interface_path: origin.interfacePath } }, asker);
+    if (!result.delivered) this.logger.warn({ interface_path: origin.interfacePath, text, reason: result.reason }, 'a notice could not be delivered');
   }
 
-  private async runCommand(command: AttentionCommand, message: IncomingMessage, origin: ActionOrigin): Promise<void> {
+  private async runCommand(command: AttentionCommand, message: IncomingMessage, origin: ActionOrigin, asker: Asker | undefined): Promise<void> {
     const path = message.interfacePath;
     if (command !== 'status' && !mayOperate(this.options.config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) {
-      await this.notify(origin, 'Only an operator (TRAINER_IDS) can change my attention in this chat.');
+      await this.notify(origin, 'Only an operator (TRAINER_IDS) can change my attention in this chat.', asker);
       return;
     }
     if (command === 'sleep') this.attention.set(path, true);
@@ -295,6 +282,6 @@ export class MessageChain {
       wake: 'I am awake and answering every message here.',
       status: asleep ? 'Status: asleep (answering only mentions and replies).' : 'Status: awake (answering every message).',
     };
-    await this.notify(origin, replies[command]);
+    await this.notify(origin, replies[command], asker);
   }
 }

@@ -1,4 +1,4 @@
-/** What the audio subsystem (Vox, a later issue) answers to one tts_speak. */
+/** What the audio subsystem (Vox) answers to one tts_speak. */
 export interface SpeechResult {
   status: 'success' | 'skipped' | 'error';
 }

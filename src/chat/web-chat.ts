@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ttsPlayMessage, type SpokenAudio, type TtsPlayMessage } from '../audio/vox/outlets.ts';
-import type { ChainPort } from '../components/contract.ts';
+import { deliveredText, type Action, type ChainPort } from '../components/contract.ts';
 import type { ChatMessage } from '../history/chat-history.ts';
 import { WEBUI_INTERFACE, type WebSession } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';
@@ -36,13 +36,11 @@ export interface WebChatPeer {
   send(frame: WebChatFrame): void;
 }
 
-/** Texts the chain delivered for a message still being answered; the outcome decides reply or error. */
-interface HeldAnswer {
-  path: string;
-  texts: string[];
-}
-
 const toEntry = (message: ChatMessage): WebChatEntry => ({ ...message, id: String(message.id) });
+
+/** What each delivered message shows: its text, and a media URL under it as a link. */
+const texts = (delivered: readonly Action[]): string[] =>
+  delivered.flatMap(({ payload }) => (typeof payload.text === 'string' ? [typeof payload.media === 'string' ? `${payload.text}\n${payload.media}` : payload.text] : []));
 
 /**
  * The web UI's conversations: which sockets show which `webui/<session_id>`, what they typed (into the
@@ -53,7 +51,6 @@ export class WebChat {
   private readonly conversations = new Map<string, Set<WebChatPeer>>();
   /** Answers in preparation per conversation (typing stays on while any is). */
   private readonly preparing = new Map<string, number>();
-  private readonly held = new Map<string, HeldAnswer>();
 
   constructor(private readonly deps: { chain: ChainPort; logger: Logger }) {}
 
@@ -74,24 +71,23 @@ export class WebChat {
 
   /**
    * A message typed in a window: echoed to every window of the conversation, answered through the
-   * chain. The chain's texts for it are held until the outcome is known, because an engine failure
-   * arrives through the same message action as a reply and must show as `chat_error`. Never rejects.
+   * chain. The chain hands its answer back with the outcome (`awaitsReply`), because an engine failure
+   * arrives as a message like a reply and must show as `chat_error`. Never rejects.
    */
   async receive(peer: WebChatPeer, session: WebSession, chat: { text: string; id: string }): Promise<void> {
     const path = session.interface_path;
-    const messageId = randomUUID();
-    const held: HeldAnswer = { path, texts: [] };
-    this.held.set(messageId, held);
     try {
-      const result = await this.deps.chain.submit({
-        interfaceId: WEBUI_INTERFACE,
-        interfacePath: path,
-        text: chat.text,
-        senderId: session.session_id,
-        senderName: WEB_USER_NAME,
-        messageId,
-        hints: { sessionId: peer.bodySessionId },
-      });
+      const result = await this.deps.chain.submit(
+        {
+          interfaceId: WEBUI_INTERFACE,
+          interfacePath: path,
+          text: chat.text,
+          senderId: session.session_id,
+          senderName: WEB_USER_NAME,
+          hints: { sessionId: peer.bodySessionId },
+        },
+        { awaitsReply: true },
+      );
       switch (result.status) {
         case 'rate_limited':
           peer.send({ type: 'chat_error', message: `You are sending messages too quickly; try again in ${Math.ceil(result.retryAfterMs / 1000)} s.` });
@@ -102,7 +98,7 @@ export class WebChat {
         case 'command':
           // Attention commands (/status ...) are answered at once, by the chain, not by the model.
           this.echo(path, chat);
-          for (const text of held.texts) this.post(path, this.entry('system', text, path));
+          for (const text of texts(result.delivered)) this.post(path, this.entry('system', text, path));
           return;
         case 'ignored':
           this.echo(path, chat);
@@ -110,9 +106,9 @@ export class WebChat {
         case 'queued': {
           this.echo(path, chat);
           this.typing(path, +1);
-          const { outcome } = await result.done;
-          if (outcome === 'answered') for (const text of held.texts) this.post(path, this.entry('assistant', text, path));
-          if (outcome === 'error' || outcome === 'notice') this.post(path, { type: 'chat_error', message: held.texts.join('\n') || CHAT_FAILED_MESSAGE });
+          const { outcome, delivered } = await result.done;
+          if (outcome === 'answered') for (const text of texts(delivered)) this.post(path, this.entry('assistant', text, path));
+          if (outcome === 'error' || outcome === 'notice') this.post(path, { type: 'chat_error', message: deliveredText(delivered, '\n') || CHAT_FAILED_MESSAGE });
           this.typing(path, -1);
           return;
         }
@@ -120,16 +116,7 @@ export class WebChat {
     } catch (error) {
       this.deps.logger.error({ err: error, interface_path: path }, 'a web chat message could not be handed to the chain');
       peer.send({ type: 'chat_error', message: CHAT_FAILED_MESSAGE });
-    } finally {
-      this.held.delete(messageId);
     }
-  }
-
-  /** message_webui: the reply to a message in preparation waits for its outcome; anything else goes out now. */
-  deliver(originMessageId: string, interfacePath: string, text: string): void {
-    const held = this.held.get(originMessageId);
-    if (held?.path === interfacePath) held.texts.push(text);
-    else this.post(interfacePath, this.entry('assistant', text, interfacePath));
   }
 
   /** Vox's speech for a conversation: the audio with its caption, and the caption as the assistant's message. */
@@ -139,7 +126,7 @@ export class WebChat {
     return reached;
   }
 
-  /** Text Vox sends instead of speech (called directly, not through the chain). */
+  /** An assistant message for every window of the conversation (message_webui, or Vox's text instead of speech). */
   say(interfacePath: string, text: string): boolean {
     return this.post(interfacePath, this.entry('assistant', text, interfacePath));
   }

@@ -6,7 +6,6 @@ import { isListedOrigin } from '../http/local-origin.ts';
 import { registerRateLimit } from '../http/rate-limit.ts';
 import { guardRoutes, isReadRequest } from '../http/route-trust.ts';
 import type { Services } from '../services.ts';
-import { compatBridgeIfLoaded } from './compat-interface.ts';
 import { installCompatErrorHandlers } from './errors.ts';
 import { modelRoutes } from './routes/models.ts';
 import { ollamaChatRoutes } from './routes/ollama-chat.ts';
@@ -43,7 +42,7 @@ export async function buildCompatApp(services: Services): Promise<FastifyInstanc
   // Streams in progress would hold the listener open until the model finished: they end with their final
   // chunk. Then the connections go too: a client that left one open would hold the close until the header timeout.
   app.addHook('preClose', async () => {
-    await compatBridgeIfLoaded(services.assistant.components)?.cancelAll();
+    await services.assistant.compat.cancelAll();
     app.server.closeAllConnections();
   });
 

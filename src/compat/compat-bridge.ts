@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ActionOrigin, ChainPort, TokenUsage } from '../components/contract.ts';
+import { deliveredText, type ChainPort, type TokenUsage } from '../components/contract.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import type { PromptTurn } from './conversation.ts';
@@ -54,24 +54,15 @@ export class CompatBusyError extends Error {}
 class StallError extends Error {}
 
 /**
- * The compat interface's side of the message chain: each request becomes a message on
- * `compat/<conversation>`; the engine's deltas stream back as they come, and the reply the chain
- * delivers through `message_compat` completes the answer. Framework-free; the HTTP routes adapt it.
+ * The compat port's side of the message chain: each request becomes a message on
+ * `compat/<conversation>`; the engine's deltas stream back as they come, and the reply the chain hands
+ * back with the outcome completes the answer. Framework-free; the HTTP routes adapt it.
  */
 export class CompatBridge {
-  /** Texts delivered through message_compat, by the message they answer. */
-  private readonly pending = new Map<string, string[]>();
   /** Answers in progress: how to stop each, and when it has finished. */
   private readonly inFlight = new Map<AbortController, Promise<void>>();
 
   constructor(private readonly deps: { chain: ChainPort; config: ConfigStore; logger: Logger }) {}
-
-  /** message_compat: the reply (or a notice) for a request still waiting; other paths have no listener. */
-  deliver(origin: ActionOrigin, text: string): void {
-    const waiting = this.pending.get(origin.messageId);
-    if (waiting) waiting.push(text);
-    else this.deps.logger.info({ interface_path: origin.interfacePath }, 'a compat message with no waiting request was dropped');
-  }
 
   /** Ends every answer in progress (shutdown); resolves once their clients have had their final chunk. */
   async cancelAll(): Promise<void> {
@@ -83,8 +74,6 @@ export class CompatBridge {
 
   async ask(input: AskInput): Promise<AskResult> {
     const timings: AskTimings = { start: process.hrtime.bigint(), end: 0n };
-    const messageId = randomUUID();
-    const delivered: string[] = [];
     const controller = new AbortController();
     const clientGone = () => controller.abort(input.signal.reason);
     if (input.signal.aborted) clientGone();
@@ -93,12 +82,12 @@ export class CompatBridge {
     const stream = new ReplyStream(input.onText);
     let usage: TokenUsage | undefined;
     let finished: () => void = () => undefined;
-    this.pending.set(messageId, delivered);
     this.inFlight.set(controller, new Promise<void>((resolve) => (finished = resolve)));
     try {
       const submitted = await this.deps.chain.submit(
-        { interfaceId: COMPAT_INTERFACE, interfacePath: compatPath(input.conversation), text: input.text, senderId: COMPAT_SENDER, messageId, history: input.history },
+        { interfaceId: COMPAT_INTERFACE, interfacePath: compatPath(input.conversation), text: input.text, senderId: COMPAT_SENDER, messageId: randomUUID(), history: input.history },
         {
+          awaitsReply: true,
           signal: controller.signal,
           engine: input.engine,
           onUsage: (counted) => (usage = counted),
@@ -115,15 +104,15 @@ export class CompatBridge {
       if (submitted.status === 'busy') throw new CompatBusyError('This conversation already has too many requests waiting');
       // An aborted answer still waiting in its conversation's queue ends now; the chain skips it later.
       input.onAccepted?.();
-      if (submitted.status === 'queued') await Promise.race([submitted.done, abortedPromise(controller.signal)]);
+      const outcome = submitted.status === 'queued' ? await Promise.race([submitted.done, abortedPromise(controller.signal)]) : undefined;
       const reason: FinishReason = !controller.signal.aborted ? 'stop' : controller.signal.reason instanceof StallError ? 'timeout' : 'cancelled';
-      if (reason === 'stop') stream.finish(delivered.join('\n\n'));
+      const delivered = submitted.status === 'command' ? submitted.delivered : (outcome?.delivered ?? []);
+      if (reason === 'stop') stream.finish(deliveredText(delivered));
       const error = reason === 'timeout' ? (controller.signal.reason as Error).message : undefined;
       return { text: stream.shown, reason, timings: { ...timings, end: process.hrtime.bigint() }, ...(error ? { error } : {}), ...(usage ? { usage } : {}) };
     } finally {
       stall.clear();
       input.signal.removeEventListener('abort', clientGone);
-      this.pending.delete(messageId);
       this.inFlight.delete(controller);
       finished();
     }
@@ -145,9 +134,9 @@ export class CompatBridge {
   }
 }
 
-function abortedPromise(signal: AbortSignal): Promise<void> {
+function abortedPromise(signal: AbortSignal): Promise<undefined> {
   return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener('abort', () => resolve(undefined), { once: true });
   });
 }

@@ -1,29 +1,18 @@
-import type { ComponentInstance, CortexDefinition, InterfaceDefinition } from '../components/contract.ts';
+import type { CortexDefinition } from '../components/contract.ts';
 import type { ComponentRegistry } from '../components/registry.ts';
 import { AppError } from '../errors.ts';
-import { COMPAT_INTERFACE, CompatBridge } from './compat-bridge.ts';
+import { COMPAT_INTERFACE, type CompatBridge } from './compat-bridge.ts';
 
-/** What the compat interface component (interface/compat) exposes to the compat port's routes. */
-export interface CompatInstance extends ComponentInstance {
-  bridge: CompatBridge;
+/** The host's compat bridge with the component that stands for it (interface/compat). */
+export interface CompatHost {
+  components: ComponentRegistry;
+  compat: CompatBridge;
 }
 
-const isCompatInstance = (instance: ComponentInstance | undefined): instance is CompatInstance =>
-  instance !== undefined && 'bridge' in instance && instance.bridge instanceof CompatBridge;
-
-const compatEntry = (registry: ComponentRegistry) =>
-  registry.list('interface').find((candidate) => (candidate.definition as InterfaceDefinition | undefined)?.interfaceId === COMPAT_INTERFACE);
-
-export function compatBridgeIfLoaded(registry: ComponentRegistry): CompatBridge | undefined {
-  const entry = compatEntry(registry);
-  return entry?.status === 'loaded' && isCompatInstance(entry.instance) ? entry.instance.bridge : undefined;
-}
-
-/** The loaded compat interface's bridge; 503 with the registry's reason while it is not loaded. */
-export function compatBridge(registry: ComponentRegistry): CompatBridge {
-  const bridge = compatBridgeIfLoaded(registry);
-  if (bridge) return bridge;
-  const entry = compatEntry(registry);
+/** The bridge while the compat interface is loaded; 503 with the registry's reason otherwise. */
+export function compatBridge(host: CompatHost): CompatBridge {
+  const entry = host.components.interfaceEntry(COMPAT_INTERFACE);
+  if (entry?.status === 'loaded') return host.compat;
   const reason = entry ? `${entry.status}${entry.reason ? `: ${entry.reason}` : ''}` : 'not installed (interface/compat)';
   throw new AppError(503, 'unavailable', `The compat interface is not loaded (${reason})`);
 }

@@ -1,14 +1,16 @@
+import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { BodyServer } from '../body/body-server.ts';
-import type { IncomingMessageInput } from '../chain/incoming.ts';
-import type { SubmitOptions, SubmitResult } from '../chain/message-chain.ts';
-import type { ConfigStore } from '../config/store.ts';
-import type { Logger } from '../logging.ts';
+import type { ConfigValues, VariableKey } from '../config/schema.ts';
+import type { ActionOrigin, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
+
+export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
+export { deliveredText, messageActionOf } from './messages.ts';
 
 /**
- * The one contract of the three component kinds. A component folder (`interface/<name>/index.ts`,
- * `plugins/<name>/index.ts`, `cortex/<name>/index.ts`) default-exports a definition made with
- * `defineInterface`, `definePlugin` or `defineCortex`. Spec names on the left, ours on the right:
+ * The one contract of the three component kinds, and the only module of `src/` a component imports. A
+ * component folder (`interface/<name>/index.ts`, `plugins/<name>/index.ts`, `cortex/<name>/index.ts`)
+ * default-exports a definition made with `defineInterface`, `definePlugin` or `defineCortex`. Spec names
+ * on the left, ours on the right:
  *
  * | spec                           | here                                              |
  * |--------------------------------|---------------------------------------------------|
@@ -21,8 +23,11 @@ import type { Logger } from '../logging.ts';
  * | required_config_vars           | `requiredConfig` (string = AND, array = OR group) |
  * | start / stop coroutines        | `instance.start()` / `instance.stop()`            |
  *
- * `create` runs at discovery for every component, gated or not, so it must only build objects; the
- * work (connections, timers) belongs in `start`, which runs only once the configuration is present.
+ * A component names the host services it uses in `needs` and receives exactly those in
+ * `context.services`; everything it registers through its context (configuration listeners, `onStop`
+ * work) is released when it stops. `create` runs at discovery for every component, gated or not, so it
+ * must only build objects; the work (connections, timers) belongs in `start`, which runs only once the
+ * configuration is present.
  */
 export type ComponentKind = 'interface' | 'plugin' | 'cortex';
 
@@ -36,15 +41,8 @@ export interface ActionSpec {
   examples?: unknown[];
   /** get_prompt_instructions: extra text for the model about this action. */
   instructions?: string;
-}
-
-/** The message an action answers: who asked, where, and what the source attached. */
-export interface ActionOrigin {
-  interfaceId: string;
-  interfacePath: string;
-  messageId: string;
-  senderId: string;
-  metadata: Record<string, unknown>;
+  /** A sensitive operation: delivered only for a message from an operator (TRAINER_IDS). */
+  operatorOnly?: boolean;
 }
 
 /** A route a component serves, framework-free; the HTTP layer adapts it (503 while the component is not loaded). */
@@ -87,16 +85,70 @@ export interface DiaryPort {
   write(entry: { text: string; interfacePath: string | null; tags: string[] }): Promise<number>;
 }
 
-/** What a component sees: configuration, its logger and the services it may use, nothing else. */
-export interface ComponentContext {
-  name: string;
-  config: ConfigStore;
-  logger: Logger;
-  paths: { cwd: string; backups: string };
+/** The avatar's body as a component may move it: state transitions and facial expressions. */
+export interface BodyPort {
+  /** Enters a state for a context (`contextId`); refused (throws) for a lower priority than the current one. */
+  transitionTo(state: string, options?: { contextId?: string; sessionId?: string; source?: string }): void;
+  /** Ends the context; the body returns to idle once no other context holds it. */
+  stopAnimation(contextId: string): void;
+  setExpression(name: string, intensity: number): void;
+  clearExpression(): void;
+}
+
+/** Temporary animation uploads (skins/temp), the same store the HTTP routes use. */
+export interface UploadsPort {
+  /** Copies an upload into a skin (`POST /api/animations/promote`'s rules); throws a clear error when refused. */
+  promote(request: unknown): Promise<{ skin: string; state: string; file: string }>;
+}
+
+/** The web UI's chat windows. */
+export interface WebChatPort {
+  /** Shows an assistant message in every window of `webui/<session_id>`; false when none shows it. */
+  show(interfacePath: string, text: string): boolean;
+}
+
+/** The Ollama/OpenAI-compatible port's answers in progress. */
+export interface CompatPort {
+  /** Ends every answer in progress with its final chunk. */
+  cancelAll(): Promise<void>;
+}
+
+/** Every service a component may name in `needs`. */
+export interface HostServices {
   chain: ChainPort;
   outbox: OutboxPort;
   diary: DiaryPort;
-  body: BodyServer;
+  body: BodyPort;
+  uploads: UploadsPort;
+  webChat: WebChatPort;
+  compat: CompatPort;
+}
+export type ServiceName = keyof HostServices;
+
+export interface ConfigChangeEvent {
+  key: string;
+  value: unknown;
+  previous: unknown;
+}
+
+/** The configuration as a component reads it: typed values, and changes until the component stops. */
+export interface ConfigPort {
+  get<K extends VariableKey>(key: K): ConfigValues[K];
+  /** The raw text of any variable (an engine's `<NAME>_VOICE` too), or undefined. */
+  raw(key: string): string | undefined;
+  /** Calls `listener` on each change of one of `keys`; released by itself when the component stops. */
+  onChange(keys: readonly string[], listener: (change: ConfigChangeEvent) => void): void;
+}
+
+/** What a component sees: configuration, its logger and the services it declared, nothing else. */
+export interface ComponentContext<N extends ServiceName = ServiceName> {
+  name: string;
+  config: ConfigPort;
+  logger: Logger;
+  paths: { cwd: string; backups: string };
+  services: Pick<HostServices, N>;
+  /** Work to do when the component stops (a timer, a connection); runs after its own `stop`. */
+  onStop(dispose: () => void | Promise<void>): void;
 }
 
 export interface ComponentInstance {
@@ -119,12 +171,6 @@ export interface ChatTurn {
   content: string;
 }
 
-/** Token counts as the engine's back end reports them. */
-export interface TokenUsage {
-  promptTokens: number;
-  completionTokens: number;
-}
-
 export interface CortexRequest {
   messages: ChatTurn[];
   interfacePath: string;
@@ -141,16 +187,18 @@ export interface CortexInstance extends ComponentInstance {
   login?(): Promise<{ message: string; url?: string }>;
 }
 
-interface DefinitionBase {
+interface DefinitionBase<N extends ServiceName> {
   /** Defaults to the folder name. */
   name?: string;
   description?: string;
   requiredConfig?: RequiredConfig;
   /** false: setting the missing variables at run time needs a restart instead of loading at once. */
   hotLoad?: boolean;
+  /** The host services `create` receives in `context.services`. */
+  needs?: readonly N[];
 }
 
-export interface InterfaceDefinition extends DefinitionBase {
+export interface InterfaceDefinition<N extends ServiceName = ServiceName> extends DefinitionBase<N> {
   kind: 'interface';
   interfaceId: string;
   /** true: the interface drives transition_to itself; the chain sends no think/write/idle for it. */
@@ -160,26 +208,24 @@ export interface InterfaceDefinition extends DefinitionBase {
    * operator's own tools, so the per-user chat rate limit does not apply to its messages.
    */
   trustedSenders?: boolean;
-  create(context: ComponentContext): ComponentInstance | Promise<ComponentInstance>;
+  create(context: ComponentContext<N>): ComponentInstance | Promise<ComponentInstance>;
 }
 
-export interface PluginDefinition extends DefinitionBase {
+export interface PluginDefinition<N extends ServiceName = ServiceName> extends DefinitionBase<N> {
   kind: 'plugin';
-  create(context: ComponentContext): ComponentInstance | Promise<ComponentInstance>;
+  create(context: ComponentContext<N>): ComponentInstance | Promise<ComponentInstance>;
 }
 
 /** `engineKind` is the spec's engine `kind`: `chat` answers prompts, `live` runs streaming sessions. */
-export interface CortexDefinition extends DefinitionBase {
+export interface CortexDefinition<N extends ServiceName = ServiceName> extends DefinitionBase<N> {
   kind: 'cortex';
   engineKind: 'chat' | 'live';
-  create(context: ComponentContext): CortexInstance | Promise<CortexInstance>;
+  create(context: ComponentContext<N>): CortexInstance | Promise<CortexInstance>;
 }
 
 export type ComponentDefinition = InterfaceDefinition | PluginDefinition | CortexDefinition;
 
-export const defineInterface = (definition: Omit<InterfaceDefinition, 'kind'>): InterfaceDefinition => ({ ...definition, kind: 'interface' });
-export const definePlugin = (definition: Omit<PluginDefinition, 'kind'>): PluginDefinition => ({ ...definition, kind: 'plugin' });
-export const defineCortex = (definition: Omit<CortexDefinition, 'kind'>): CortexDefinition => ({ ...definition, kind: 'cortex' });
-
-/** The message action of an interface: `message_<interface_id>`. */
-export const messageActionOf = (interfaceId: string): string => `message_${interfaceId}`;
+// `N` is inferred from `needs`, so `context.services` holds exactly the declared services.
+export const defineInterface = <const N extends ServiceName = never>(definition: Omit<InterfaceDefinition<N>, 'kind'>): InterfaceDefinition<N> => ({ ...definition, kind: 'interface' });
+export const definePlugin = <const N extends ServiceName = never>(definition: Omit<PluginDefinition<N>, 'kind'>): PluginDefinition<N> => ({ ...definition, kind: 'plugin' });
+export const defineCortex = <const N extends ServiceName = never>(definition: Omit<CortexDefinition<N>, 'kind'>): CortexDefinition<N> => ({ ...definition, kind: 'cortex' });

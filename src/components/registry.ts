@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
-import type { ActionSpec, ComponentContext, ComponentDefinition, ComponentInstance, ComponentKind, CortexInstance } from './contract.ts';
+import type { ActionSpec, ComponentContext, ComponentDefinition, ComponentInstance, ComponentKind, ConfigPort, CortexInstance, HostServices, InterfaceDefinition, ServiceName } from './contract.ts';
 import type { DiscoveredComponent } from './discovery.ts';
 import { missingConfig, missingConfigReason, requiredKeys } from './gating.ts';
 
@@ -19,6 +19,8 @@ export interface ComponentEntry {
   reason: string | null;
   /** The unmet OR groups while gated by configuration. */
   missing: string[][];
+  /** What its context registered (configuration listeners, `onStop` work): released when it stops. */
+  disposers: Array<() => void | Promise<void>>;
 }
 
 export interface OwnedAction {
@@ -30,7 +32,9 @@ export interface OwnedAction {
 export interface RegistryOptions {
   config: ConfigStore;
   logger: Logger;
-  contextFor(name: string, kind: ComponentKind): ComponentContext;
+  paths: { cwd: string; backups: string };
+  /** The services components may declare in `needs`; asked for when a component is created. */
+  services(): HostServices;
 }
 
 const KINDS: readonly ComponentKind[] = ['interface', 'plugin', 'cortex'];
@@ -80,6 +84,11 @@ export class ComponentRegistry {
     return this.list(kind).filter((entry) => entry.status === 'loaded');
   }
 
+  /** The interface with this interface id, whatever its status. */
+  interfaceEntry(interfaceId: string): ComponentEntry | undefined {
+    return this.list('interface').find((entry) => (entry.definition as InterfaceDefinition | undefined)?.interfaceId === interfaceId);
+  }
+
   /** The cortex engine instance of a loaded engine. */
   engine(name: string): CortexInstance | undefined {
     const entry = this.find(name, 'cortex');
@@ -107,12 +116,13 @@ export class ComponentRegistry {
       } catch (error) {
         this.logger.error({ err: error, name: entry.name }, 'a component failed to stop');
       }
+      await this.release(entry);
       entry.status = 'stopped';
     }
   }
 
   private async add(name: string, kind: ComponentKind, dev: boolean, builtin: boolean, load: () => Promise<unknown>): Promise<void> {
-    const entry: ComponentEntry = { name, kind, dev, builtin, definition: undefined, instance: undefined, status: 'discovered', reason: null, missing: [] };
+    const entry: ComponentEntry = { name, kind, dev, builtin, definition: undefined, instance: undefined, status: 'discovered', reason: null, missing: [], disposers: [] };
     if (this.find(name, kind)) {
       this.entries.push({ ...entry, status: 'FAILED', reason: `Another ${kind} is already named ${name}` });
       return;
@@ -123,7 +133,7 @@ export class ComponentRegistry {
       if (!isDefinition(definition)) throw new Error('index.ts must default-export a component definition (defineInterface, definePlugin or defineCortex)');
       if (definition.kind !== kind) throw new Error(`found a ${definition.kind} definition in the ${kind} folder`);
       entry.definition = definition;
-      entry.instance = await definition.create(this.options.contextFor(name, kind));
+      entry.instance = await definition.create(this.contextOf(entry, definition.needs ?? []));
     } catch (error) {
       this.fail(entry, `Failed to load: ${message(error)}`, error);
       return;
@@ -145,12 +155,57 @@ export class ComponentRegistry {
       await entry.instance?.start?.();
     } catch (error) {
       this.fail(entry, `Failed to start: ${message(error)}`, error);
+      await this.release(entry);
       return;
     }
     entry.status = 'loaded';
     entry.reason = null;
     this.started.push(entry);
     this.logger.info({ name: entry.name, kind: entry.kind, dev: entry.dev }, 'component loaded');
+  }
+
+  /** The context of one component: its declared services only, and listeners that end with it. */
+  private contextOf(entry: ComponentEntry, needs: readonly string[]): ComponentContext {
+    const host = this.options.services();
+    const unknown = needs.filter((need) => !Object.hasOwn(host, need));
+    if (unknown.length > 0) throw new Error(`needs ${unknown.join(', ')}, which the host does not provide`);
+    // Only the declared services: the definition's `needs` type lets `create` see no others either.
+    const services = Object.fromEntries(needs.map((need) => [need, host[need as ServiceName]])) as unknown as HostServices;
+    return {
+      name: entry.name,
+      config: this.configPort(entry),
+      logger: this.options.logger.child({ component: `${entry.kind}:${entry.name}` }),
+      paths: this.options.paths,
+      services,
+      onStop: (dispose) => void entry.disposers.push(dispose),
+    };
+  }
+
+  private configPort(entry: ComponentEntry): ConfigPort {
+    const { config } = this.options;
+    return {
+      get: (key) => config.get(key),
+      raw: (key) => config.rawValue(key),
+      onChange: (keys, listener) => {
+        const wanted = new Set(keys);
+        const onChange = (change: ConfigChange) => {
+          if (wanted.has(change.key)) listener(change);
+        };
+        config.on('change', onChange);
+        entry.disposers.push(() => void config.off('change', onChange));
+      },
+    };
+  }
+
+  /** Runs what the component's context registered, newest first; one failing never stops the others. */
+  private async release(entry: ComponentEntry): Promise<void> {
+    for (const dispose of entry.disposers.splice(0).reverse()) {
+      try {
+        await dispose();
+      } catch (error) {
+        this.logger.error({ err: error, name: entry.name }, 'releasing a component failed');
+      }
+    }
   }
 
   private fail(entry: ComponentEntry, reason: string, error: unknown): void {

@@ -1,6 +1,5 @@
-import { webChatIfLoaded, webChatUnavailable } from '../chat/web-chat-interface.ts';
+import { webChatIfLoaded, webChatUnavailable, type WebChatHost } from '../chat/web-chat-interface.ts';
 import type { WebChat, WebChatFrame } from '../chat/web-chat.ts';
-import type { ComponentRegistry } from '../components/registry.ts';
 import { toChatMessage, type ChatHistory, type ChatMessage } from '../history/chat-history.ts';
 import type { WebSessions } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';
@@ -22,7 +21,7 @@ export interface SocketChat {
  * MULTI_SESSION, released on close), the conversation's history, then joins it. Chat messages that
  * arrive before the history is sent wait for it, so their echo never precedes the history.
  */
-export function webChatSockets(deps: { components: ComponentRegistry; sessions: WebSessions; history: ChatHistory; logger: Logger }): SocketChat {
+export function webChatSockets(deps: { host: WebChatHost; sessions: WebSessions; history: ChatHistory; logger: Logger }): SocketChat {
   const { logger } = deps;
   return {
     open(peer) {
@@ -30,7 +29,7 @@ export function webChatSockets(deps: { components: ComponentRegistry; sessions: 
       let closed = false;
       let chat: WebChat | undefined;
       const ready = (async () => {
-        chat = webChatIfLoaded(deps.components);
+        chat = webChatIfLoaded(deps.host);
         if (!chat) return;
         let history: ChatMessage[] = [];
         try {
@@ -47,7 +46,7 @@ export function webChatSockets(deps: { components: ComponentRegistry; sessions: 
             .then(async () => {
               if (closed) return;
               if (chat) await chat.receive(peer, session, message);
-              else peer.send({ type: 'chat_error', message: webChatUnavailable(deps.components) });
+              else peer.send({ type: 'chat_error', message: webChatUnavailable(deps.host.components) });
             })
             .catch((error: unknown) => logger.error({ err: error }, 'handling a web chat message failed'));
         },

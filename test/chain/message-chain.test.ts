@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IncomingMessageInput } from '../../src/chain/incoming.ts';
+import type { IncomingMessageInput } from '../../src/components/messages.ts';
 import type { SubmitResult } from '../../src/chain/message-chain.ts';
 import { CONTEXT_BUDGET_MS, ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
 import { NO_ENGINE_NOTICE } from '../../src/chain/cortex-selector.ts';
@@ -40,6 +40,27 @@ describe('message chain', () => {
     ]);
     const saved = await test.services.history.chat.load('echo/1');
     expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['u1', 'hi'], ['self', 'Hello Sam!'], ['u1', 'are you there?'], ['self', 'Still here.']]);
+  });
+
+  it('hands the answer to an asker that waits for it (awaitsReply), validated, instead of to its interface', async () => {
+    const chain = await start();
+    record.script.push('{"actions": [{"type": "message_echo", "payload": {"text": "For you.", "interface_path": "echo/1"}}, {"type": "message_echo", "payload": {"text": "For the other chat.", "interface_path": "echo/2"}}, {"type": "message_echo", "payload": {"text": ""}}]}');
+    const outcome = await answered(chain.submit(message('hi'), { awaitsReply: true }));
+    expect(outcome.delivered).toEqual([{ type: 'message_echo', payload: { text: 'For you.', interface_path: 'echo/1' } }]);
+    expect(record.delivered).toEqual([{ type: 'message_echo', payload: { text: 'For the other chat.', interface_path: 'echo/2' } }]);
+    expect(outcome.report?.skipped).toEqual([{ type: 'message_echo', reason: 'invalid payload' }]);
+    const saved = await test.services.history.chat.load('echo/1');
+    expect(saved.map((item) => item.text)).toEqual(['hi', 'For you.']);
+  });
+
+  it('hands an asker that waits its notices too: a command\'s answer and an engine failure', async () => {
+    const chain = await start();
+    const command = await chain.submit(message('/status'), { awaitsReply: true });
+    expect(command).toMatchObject({ status: 'command', delivered: [{ type: 'message_echo', payload: { text: expect.stringMatching(/^Status: awake/) } }] });
+    record.script.push(new Error('model down'));
+    const failed = await answered(chain.submit(message('hi'), { awaitsReply: true }));
+    expect(failed).toMatchObject({ outcome: 'error', delivered: [{ payload: { text: ENGINE_ERROR_NOTICE } }] });
+    expect(record.delivered).toEqual([]);
   });
 
   it('puts the persona (or PROMPT_OVERRIDE) and only the active components\' actions in the system prompt', async () => {

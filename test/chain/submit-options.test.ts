@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IncomingMessageInput } from '../../src/chain/incoming.ts';
+import type { IncomingMessageInput } from '../../src/components/messages.ts';
 import type { SubmitResult } from '../../src/chain/message-chain.ts';
 import { record } from '../fixtures/components/record.ts';
 import { fixtureRoots } from '../helpers/component-roots.ts';
@@ -35,7 +35,7 @@ describe('message chain: options of interfaces that answer live', () => {
     const submitted = await chain.submit(message('wait'), { signal: controller.signal });
     while (record.prompts.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
     controller.abort(new Error('client gone'));
-    expect(await done(submitted)).toEqual({ outcome: 'cancelled' });
+    expect(await done(submitted)).toEqual({ outcome: 'cancelled', delivered: [] });
     expect(record.delivered).toEqual([]);
   });
 

@@ -2,8 +2,8 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.ts';
-import type { ComponentContext } from '../../src/components/contract.ts';
-import uploadsPlugin from '../../plugins/uploads/index.ts';
+import type { ComponentRoots } from '../../src/components/discovery.ts';
+import { shippedRoots } from '../helpers/component-roots.ts';
 import { createTestServices, type TestServices } from '../helpers/services.ts';
 import { ASCII_FBX_FILE, binaryFbx, copyFixtureSkins, multipart, VRM_1_FILE, VRMA_FILE, type Part } from '../helpers/upload-files.ts';
 
@@ -14,9 +14,9 @@ describe('temporary animation uploads', () => {
   let app: App;
   let skins: string;
 
-  async function start(environment: Record<string, string> = {}) {
+  async function start(environment: Record<string, string> = {}, componentRoots: Partial<ComponentRoots> = {}) {
     skins = await copyFixtureSkins();
-    harness = await createTestServices({ environment: { SKINS_DIR: skins, ...environment } });
+    harness = await createTestServices({ environment: { SKINS_DIR: skins, ...environment }, componentRoots });
     app = await buildApp(harness.services);
   }
   afterEach(async () => {
@@ -209,21 +209,18 @@ describe('temporary animation uploads', () => {
     });
   });
 
-  describe('the promote_upload action', () => {
-    const pluginFor = async () => {
-      const { body, config, logger } = harness.services;
-      return uploadsPlugin.create({ body, config, logger } as unknown as ComponentContext);
-    };
+  describe('the promote_upload action (plugins/uploads, delivered like a model\'s action)', () => {
+    const origin = (senderId: string) => ({ interfaceId: 'telegram_bot', interfacePath: 'telegram_bot/1', messageId: 'm1', senderId, metadata: {} });
+    const promote = (payload: Record<string, unknown>, senderId = 'operator') => harness.services.assistant.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
 
-    it('follows the same rules: refused while disabled, a clash unless overwrite', async () => {
-      await start();
+    it('follows the same rules: refused while disabled, a clash unless overwrite, and only for an operator', async () => {
+      await start({ TRAINER_IDS: 'telegram_bot:operator' }, { plugins: shippedRoots.plugins });
       const { upload_id: id } = (await upload([{ name: 'state', value: 'think' }, { name: 'file', filename: 'Thinking.fbx', value: binaryFbx() }])).json();
-      const plugin = await pluginFor();
-      expect(Object.keys(plugin.actions ?? {})).toEqual(['promote_upload']);
-      await expect(plugin.handleAction?.('promote_upload', { upload_id: id }, undefined as never)).rejects.toThrow(/disabled/);
+      expect(await promote({ upload_id: id })).toMatchObject({ delivered: false, reason: expect.stringMatching(/disabled/) });
       await harness.services.config.set('COMPANION_PROMOTE_ENABLED', '1');
-      await expect(plugin.handleAction?.('promote_upload', { upload_id: id }, undefined as never)).rejects.toThrow(/exists/);
-      await plugin.handleAction?.('promote_upload', { upload_id: id, overwrite: true }, undefined as never);
+      expect(await promote({ upload_id: id }, 'stranger')).toMatchObject({ delivered: false, reason: expect.stringMatching(/operator/) });
+      expect(await promote({ upload_id: id })).toMatchObject({ delivered: false, reason: expect.stringMatching(/exists/) });
+      expect(await promote({ upload_id: id, overwrite: true })).toEqual({ delivered: true });
       expect(await readFile(join(skins, 'default', 'animations', 'think', 'Thinking.fbx'))).toEqual(binaryFbx());
       expect((await get('/api/animations/uploads')).json()).toEqual({ uploads: [] });
     });

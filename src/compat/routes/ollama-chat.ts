@@ -68,7 +68,7 @@ export async function ollamaChatRoutes(app: FastifyInstance, { services }: { ser
     const model = body.model ?? chosen.id;
     if (body.messages.length === 0) return chatLoaded(model, loadReason(body.keep_alive));
     const question = turnsOf(request, services, body.messages.map((message) => ({ role: message.role, content: message.content })));
-    return answer(reply, compatBridge(services.assistant.components), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: chatFrames });
+    return answer(reply, compatBridge(services.assistant), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: chatFrames });
   });
 
   app.post('/api/generate', async (request, reply) => {
@@ -78,6 +78,6 @@ export async function ollamaChatRoutes(app: FastifyInstance, { services }: { ser
     if (body.prompt.trim() === '') return generateLoaded(model, loadReason(body.keep_alive));
     const turns = [...(body.system === undefined ? [] : [{ role: 'system', content: body.system }]), { role: 'user', content: body.prompt }];
     const question = turnsOf(request, services, turns);
-    return answer(reply, compatBridge(services.assistant.components), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: generateFrames });
+    return answer(reply, compatBridge(services.assistant), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: generateFrames });
   });
 }

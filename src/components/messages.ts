@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/**
+ * What travels between an interface and the message chain: the incoming message, how it is submitted,
+ * and what comes back. Shared by the host and the components; it imports nothing of either.
+ */
+
+/** A message entering the chain from any interface (the web UI, a bot, the compat server, an integration). */
+export const IncomingMessageSchema = z.object({
+  interfaceId: z.string().min(1).max(64),
+  /** `<interface>/<chat_id>[/<thread_id>]`: the conversation, and the key of its queue. */
+  interfacePath: z.string().min(1).max(512),
+  text: z.string().min(1).max(100_000),
+  senderId: z.string().min(1).max(255),
+  senderName: z.string().max(255).default(''),
+  /** Filled in by the chain when absent. */
+  messageId: z.string().min(1).max(128).optional(),
+  /** The message names the assistant, or answers one of its messages: asleep chats still answer these. */
+  mentioned: z.boolean().default(false),
+  replyToSelf: z.boolean().default(false),
+  /** The spec's "override hints": `talk` instead of `write` while generating, the web session to target. */
+  hints: z.object({ animation: z.enum(['write', 'talk']).optional(), sessionId: z.string().max(128).optional() }).default({}),
+  /**
+   * The conversation so far as the client holds it, oldest first. Stateless protocols (the compat API)
+   * send it with every request; when present it replaces the stored history in the prompt.
+   */
+  history: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(100_000) })).max(1000).optional(),
+  /** Whatever the source attached (integration metadata); handed to the actions that answer it. */
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+export type IncomingMessage = z.infer<typeof IncomingMessageSchema>;
+export type IncomingMessageInput = z.input<typeof IncomingMessageSchema>;
+
+export type AttentionCommand = 'sleep' | 'wake' | 'status';
+
+/** One action as the model (or the host) asks for it. */
+export interface Action {
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+/** The message an action answers: who asked, where, and what the source attached. */
+export interface ActionOrigin {
+  interfaceId: string;
+  interfacePath: string;
+  messageId: string;
+  senderId: string;
+  metadata: Record<string, unknown>;
+}
+
+/** Token counts as the engine's back end reports them. */
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** What an interface that answers live (the web chat, the compat API) needs beyond the message itself. */
+export interface SubmitOptions {
+  /**
+   * The asker takes its answer from the result: what the chain delivers to the asker's own conversation
+   * (the reply, a notice) comes back in `delivered` instead of through the interface's action.
+   */
+  awaitsReply?: boolean;
+  /** Each text delta of the engine as it streams, before the reply is parsed for actions. */
+  onDelta?: (delta: string) => void;
+  /** The asker went away or gave up: the generation stops (the engine's request is aborted). */
+  signal?: AbortSignal;
+  onUsage?: (usage: TokenUsage) => void;
+  /** A loaded Cortex engine to answer instead of the active one (unknown or not loaded: the active one). */
+  engine?: string;
+}
+
+export interface DispatchReport {
+  dispatched: string[];
+  skipped: Array<{ type: string; reason: string }>;
+}
+
+export interface ChainOutcome {
+  /** `cancelled`: the asker's signal aborted the answer; nothing was sent for it. */
+  outcome: 'answered' | 'notice' | 'error' | 'cancelled';
+  /** With `awaitsReply`: the messages for the asker's conversation, in order (the reply or the notice). */
+  delivered: Action[];
+  report?: DispatchReport;
+}
+
+export type SubmitResult =
+  | { status: 'queued'; messageId: string; done: Promise<ChainOutcome> }
+  | { status: 'command'; messageId: string; command: AttentionCommand; delivered: Action[] }
+  | { status: 'ignored'; messageId: string; reason: 'asleep' }
+  | { status: 'rate_limited'; messageId: string; retryAfterMs: number }
+  | { status: 'busy'; messageId: string };
+
+/** The message action of an interface: `message_<interface_id>`. */
+export const messageActionOf = (interfaceId: string): string => `message_${interfaceId}`;
+
+/** The text of the delivered messages, joined as one answer. */
+export const deliveredText = (delivered: readonly Action[], separator = '\n\n'): string =>
+  delivered.flatMap((action) => (typeof action.payload.text === 'string' ? [action.payload.text] : [])).join(separator);

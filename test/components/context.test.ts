@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { definePlugin, type HostServices, type ServiceName } from '../../src/components/contract.ts';
+import { ComponentRegistry } from '../../src/components/registry.ts';
+import { ConfigStore } from '../../src/config/store.ts';
+import { createLogger } from '../../src/logging.ts';
+
+/** Services that say which one was used; the registry only hands them over. */
+function hostServices(used: string[]): HostServices {
+  const mark = (name: string) => () => {
+    used.push(name);
+    return Promise.resolve(1);
+  };
+  return {
+    chain: { submit: () => Promise.reject(new Error('not in this test')) },
+    outbox: { enqueue: mark('outbox') },
+    diary: { write: mark('diary') },
+    body: { transitionTo: () => used.push('body'), stopAnimation: () => undefined, setExpression: () => undefined, clearExpression: () => undefined },
+    uploads: { promote: () => Promise.reject(new Error('not in this test')) },
+    webChat: { show: () => true },
+    compat: { cancelAll: () => Promise.resolve() },
+  };
+}
+
+describe('a component context', () => {
+  let registry: ComponentRegistry | undefined;
+  const config = ConfigStore.fromSources({});
+  const { logger } = createLogger({ level: 'silent', pretty: false });
+  const used: string[] = [];
+
+  const start = async (...definitions: Parameters<ComponentRegistry['loadAll']>[0]) => {
+    registry = new ComponentRegistry({ config, logger, paths: { cwd: '/tmp', backups: '/tmp/backups' }, services: () => hostServices(used) });
+    await registry.loadAll(definitions, []);
+    return registry;
+  };
+  afterEach(async () => {
+    await registry?.stopAll();
+    used.length = 0;
+  });
+
+  it('holds exactly the services the component names in `needs`', async () => {
+    let seen: string[] = [];
+    const plugin = definePlugin({
+      name: 'writer',
+      needs: ['diary', 'body'],
+      create: ({ services }) => {
+        seen = Object.keys(services);
+        void services.diary.write({ text: 'x', interfacePath: null, tags: [] });
+        return {};
+      },
+    });
+    const components = await start(plugin);
+    expect(components.find('writer')?.status).toBe('loaded');
+    expect(seen).toEqual(['diary', 'body']);
+    expect(used).toEqual(['diary']);
+  });
+
+  it('gives no service to a component that names none', async () => {
+    let seen: string[] = ['unset'];
+    await start(definePlugin({ name: 'quiet', create: ({ services }) => ((seen = Object.keys(services)), {}) }));
+    expect(seen).toEqual([]);
+  });
+
+  it('fails a component that needs a service the host does not have, and boots the others', async () => {
+    const components = await start(
+      definePlugin({ name: 'telepath', needs: ['telepathy' as ServiceName], create: () => ({}) }),
+      definePlugin({ name: 'plain', create: () => ({}) }),
+    );
+    expect(components.find('telepath')).toMatchObject({ status: 'FAILED', reason: 'Failed to load: needs telepathy, which the host does not provide' });
+    expect(components.find('plain')?.status).toBe('loaded');
+  });
+
+  it('releases its configuration listeners and runs its onStop work when it stops, so a reload leaks nothing', async () => {
+    const changes: unknown[] = [];
+    const events: string[] = [];
+    const before = config.listenerCount('change');
+    const components = await start(
+      definePlugin({
+        name: 'follower',
+        create: (context) => {
+          context.config.onChange(['PERSONA_TIMEZONE'], (change) => changes.push(change.value));
+          context.onStop(() => void events.push('released'));
+          return { stop: () => void events.push('stopped') };
+        },
+      }),
+    );
+    expect(config.listenerCount('change')).toBeGreaterThan(before);
+    await config.set('PERSONA_TIMEZONE', 'Europe/Rome');
+    await config.set('LOGGING_LEVEL', 'debug');
+    expect(changes).toEqual(['Europe/Rome']);
+
+    await components.stopAll();
+    registry = undefined;
+    expect(events).toEqual(['stopped', 'released']);
+    expect(config.listenerCount('change')).toBe(before);
+    await config.set('PERSONA_TIMEZONE', 'Asia/Tokyo');
+    expect(changes).toEqual(['Europe/Rome']);
+  });
+
+  it('releases what a component registered when its start fails', async () => {
+    const before = config.listenerCount('change');
+    const components = await start(
+      definePlugin({
+        name: 'unlucky',
+        create: (context) => {
+          context.config.onChange(['PERSONA_TIMEZONE'], () => undefined);
+          return { start: () => Promise.reject(new Error('no network')) };
+        },
+      }),
+    );
+    expect(components.find('unlucky')).toMatchObject({ status: 'FAILED', reason: 'Failed to start: no network' });
+    // What is left is the registry's own listener (it loads gated components when their variables come).
+    expect(config.listenerCount('change')).toBe(before + 1);
+  });
+});
