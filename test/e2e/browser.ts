@@ -77,6 +77,9 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Runnin
 }
 
 /** Console errors and uncaught page errors, collected from the moment the page is created. */
+/** A phone-sized touch screen: every page must work there. */
+export const PHONE = { viewport: { width: 390, height: 780 }, isMobile: true, hasTouch: true } as const;
+
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (message: ConsoleMessage) => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, launchBrowser, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
 
 /** Diary, Archives, Logs and About over real data; one browser and one page for the file. */
 describe('web UI: diary, archives, logs and about pages', () => {
@@ -25,7 +25,7 @@ describe('web UI: diary, archives, logs and about pages', () => {
     const archived = (await (await fetch(`${server.url}/api/chat/archive`, { method: 'POST' })).json()) as { success: boolean; archive_id: string };
     expect(archived.success).toBe(true);
     archiveId = archived.archive_id;
-    const context = await browser.browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true, hasTouch: true });
+    const context = await browser.browser.newContext(PHONE);
     page = await context.newPage();
     errors = watchErrors(page);
   });

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableDevComponents } from '../../src/components/dev-flag.ts';
 import { fixtureRoots } from '../helpers/component-roots.ts';
-import { ARTIFACTS, launchBrowser, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
 
 describe('web UI: admin pages', () => {
   let server: RunningServer;
@@ -17,7 +17,7 @@ describe('web UI: admin pages', () => {
     [server, browser] = await Promise.all([startServer({ componentRoots: fixtureRoots }), launchBrowser()]);
     enableDevComponents(false);
     // A phone-sized screen: the admin pages must work there.
-    const context = await browser.browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true, hasTouch: true });
+    const context = await browser.browser.newContext(PHONE);
     page = await context.newPage();
     errors = watchErrors(page);
   });

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/dialect.ts';
 import { ConfigEntriesRepository } from '../../src/db/repositories/config-entries.ts';
-import { ARTIFACTS, launchBrowser, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
 
 describe('web UI: a saved setting that is not in use', () => {
   let folder: string;
@@ -22,7 +22,7 @@ describe('web UI: a saved setting that is not in use', () => {
     await new ConfigEntriesRepository(database.db, database.dialect).save('CORTEX_TIMEOUT_S', '3000000');
     await database.close();
     [server, browser] = await Promise.all([startServer({ databaseUrl }), launchBrowser()]);
-    const context = await browser.browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true, hasTouch: true });
+    const context = await browser.browser.newContext(PHONE);
     page = await context.newPage();
     errors = watchErrors(page);
   });

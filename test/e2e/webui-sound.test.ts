@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { ARTIFACTS, launchBrowser, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
 
 /** What the page did with media, in order: every click, and every `play()` once it settled (URL and outcome). */
 type MediaEvent = { kind: 'click' } | { kind: 'play'; src: string; outcome: string };
@@ -31,7 +31,7 @@ describe('web UI: speech when the browser blocks autoplay', () => {
   });
 
   it('offers "Tap to enable sound", and the tap plays the refused speech', async () => {
-    const context = await browser.browser.newContext({ viewport: { width: 390, height: 780 }, isMobile: true, hasTouch: true });
+    const context = await browser.browser.newContext(PHONE);
     // Every page.evaluate (and waitForFunction) of playwright runs as a user gesture, which would lift
     // the autoplay block: until the speech has been refused, the page reports to Node instead.
     const media: MediaEvent[] = [];

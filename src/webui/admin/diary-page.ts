@@ -1,17 +1,9 @@
 /** Diary: entries newest first; archive, unarchive, delete archived. */
 import { h } from '../dom.ts';
 import { apiJson, postJson } from '../net/api.ts';
+import type { DiaryEntry } from '../../db/schema.ts';
 import type { View } from '../view.ts';
 import { actionButton, formatDate, loader, toast } from './ui.ts';
-
-interface DiaryEntry {
-  id: number;
-  created_at: string;
-  interface_path: string | null;
-  text: string;
-  tags: string[];
-  archived: boolean;
-}
 
 export const view: View = (root) => {
   const selected = new Set<number>();
