@@ -98,6 +98,9 @@ ensureDebianTools();
 ensureNodeModules();
 await prepareMariaDb();
 
+say('checking format and lint (npm run fix mends what it can)');
+if (run('npx', ['biome', 'check', '.']) !== 0) fail('format or lint errors: run `npm run fix`, then fix what remains by hand');
+
 say('type-checking');
 if (run('npx', ['tsc', '--noEmit', '-p', '.']) !== 0) fail('type errors');
 // The browser client has its own tsconfig (DOM types); the root one excludes it.
