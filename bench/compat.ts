@@ -57,7 +57,14 @@ const compat: Benchmark = async (report) => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const compatUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/chat`;
   const directUrl = `${baseUrl}/chat/completions`;
-  const order = (kind: LoadOrder['kind'], url: string, count: number, round: string, spreadMs = ANSWER_MS): LoadOrder => ({ kind, url, count, concurrency: CONCURRENCY, round, spreadMs });
+  const order = (kind: LoadOrder['kind'], url: string, count: number, round: string, spreadMs = ANSWER_MS): LoadOrder => ({
+    kind,
+    url,
+    count,
+    concurrency: CONCURRENCY,
+    round,
+    spreadMs,
+  });
   try {
     report.progress(`warm-up: ${WARMUP} requests each`);
     await load(client, order('openai', directUrl, WARMUP, 'warm'));
@@ -67,7 +74,11 @@ const compat: Benchmark = async (report) => {
     const measured = await load(client, order('ollama', compatUrl, REQUESTS, 'run'));
     const directBurst = await load(client, order('openai', directUrl, REQUESTS, 'burst', 0));
     const measuredBurst = await load(client, order('ollama', compatUrl, REQUESTS, 'burst', 0));
-    const p = (samples: Sample[], key: keyof Sample, at: number) => percentile(samples.map((sample) => sample[key]), at);
+    const p = (samples: Sample[], key: keyof Sample, at: number) =>
+      percentile(
+        samples.map((sample) => sample[key]),
+        at,
+      );
     const added = (through: Sample[], around: Sample[], at: number) => p(through, 'firstChunkMs', at) - p(around, 'firstChunkMs', at);
     report.figure('direct_first_chunk_p50', p(direct, 'firstChunkMs', 50), 'ms');
     report.figure('direct_first_chunk_p99', p(direct, 'firstChunkMs', 99), 'ms');

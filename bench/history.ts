@@ -21,7 +21,8 @@ const KEEP = 10;
 const PATHS = 50;
 const SAVES = { sqlite: 3000, mysql: 2000 } as const;
 const LOADS = 5000;
-const SELECT_NEWEST = 'SELECT id, interface_path, sender_name, sender_id, message_text, timestamp FROM chat_history WHERE interface_path = ? ORDER BY timestamp DESC LIMIT ?';
+const SELECT_NEWEST =
+  'SELECT id, interface_path, sender_name, sender_id, message_text, timestamp FROM chat_history WHERE interface_path = ? ORDER BY timestamp DESC LIMIT ?';
 const INSERT = 'INSERT INTO chat_history (interface_path, sender_name, sender_id, message_text, timestamp) VALUES (?, ?, ?, ?, ?)';
 
 interface RawDriver {
@@ -57,7 +58,12 @@ async function mysqlTarget(): Promise<Target> {
   const base = new URL(process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/test');
   const name = `bench_history_${process.pid}`;
   const admin = async (statement: string) => {
-    const connection = await createConnection({ host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username || 'root'), password: decodeURIComponent(base.password) });
+    const connection = await createConnection({
+      host: base.hostname,
+      port: Number(base.port || 3306),
+      user: decodeURIComponent(base.username || 'root'),
+      password: decodeURIComponent(base.password),
+    });
     await connection.query(statement);
     await connection.end();
   };
@@ -67,7 +73,16 @@ async function mysqlTarget(): Promise<Target> {
   return {
     url: url.toString(),
     raw: async () => {
-      const pool = createPool({ host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username || 'root'), password: decodeURIComponent(base.password), database: name, charset: 'utf8mb4', dateStrings: true, connectionLimit: 1 });
+      const pool = createPool({
+        host: base.hostname,
+        port: Number(base.port || 3306),
+        user: decodeURIComponent(base.username || 'root'),
+        password: decodeURIComponent(base.password),
+        database: name,
+        charset: 'utf8mb4',
+        dateStrings: true,
+        connectionLimit: 1,
+      });
       // The same protocol Kysely's MySQL dialect uses (text queries), so the ratio measures our layer.
       return {
         insert: async (values) => void (await pool.query(INSERT, values)),
@@ -89,7 +104,11 @@ interface Timed {
  * Runs ours and the baseline alternately, one operation each, so both see the same machine noise
  * (other processes, GC, checkpoints) instead of one phase getting the quiet minute.
  */
-async function interleaved(count: number, baseline: (index: number) => Promise<unknown>, ours: (index: number) => Promise<unknown>): Promise<{ baseline: Timed; ours: Timed }> {
+async function interleaved(
+  count: number,
+  baseline: (index: number) => Promise<unknown>,
+  ours: (index: number) => Promise<unknown>,
+): Promise<{ baseline: Timed; ours: Timed }> {
   const samples = { baseline: [] as number[], ours: [] as number[] };
   for (let index = 0; index < count; index += 1) {
     let at = performance.now();
@@ -132,7 +151,11 @@ async function run(dialect: DialectName, report: Report): Promise<{ saveRatio: n
     report.figure(`${dialect}.save_ratio_to_raw_insert`, saveRatio, 'x (target >= 0.5)');
 
     report.progress(`${dialect}: ${LOADS} raw selects and ${LOADS} loads of the newest ${KEEP}, alternating`);
-    const reads = await interleaved(LOADS, (index) => raw.select(pathOf(index, 'chat'), KEEP), (index) => history.load(pathOf(index, 'chat')));
+    const reads = await interleaved(
+      LOADS,
+      (index) => raw.select(pathOf(index, 'chat'), KEEP),
+      (index) => history.load(pathOf(index, 'chat')),
+    );
     const rawSelect = reads.baseline;
     const load = reads.ours;
     report.figure(`${dialect}.raw_select_p50`, percentile(rawSelect.samples, 50), 'ms');

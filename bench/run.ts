@@ -24,7 +24,10 @@ for (const name of wanted.length > 0 ? wanted : available) {
   await module.default(report);
   if (writeJson) {
     mkdirSync(join(here, 'results'), { recursive: true });
-    writeFileSync(join(here, 'results', `${name}.json`), `${JSON.stringify({ bench: name, at: new Date().toISOString(), figures: report.figures }, null, 2)}\n`);
+    writeFileSync(
+      join(here, 'results', `${name}.json`),
+      `${JSON.stringify({ bench: name, at: new Date().toISOString(), figures: report.figures }, null, 2)}\n`,
+    );
   }
 }
 process.exit(0);

@@ -58,7 +58,9 @@ async function floorBundle(): Promise<string> {
 /** ms from navigation start to the first avatar frame, in a fresh or the given page. */
 async function firstFrame(page: import('playwright-core').Page, url: string): Promise<number> {
   await page.goto(url);
-  const handle = await page.waitForFunction(() => (globalThis as unknown as Record<string, number | undefined>).__anima_first_avatar_frame, undefined, { timeout: 30_000 });
+  const handle = await page.waitForFunction(() => (globalThis as unknown as Record<string, number | undefined>).__anima_first_avatar_frame, undefined, {
+    timeout: 30_000,
+  });
   return (await handle.jsonValue()) as number;
 }
 

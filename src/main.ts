@@ -35,7 +35,9 @@ async function listen(
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') {
-      throw new StartStepError([listener.port], `${listener.what} port ${port} on ${host} is in use: stop the other process or choose another port`, { cause: error });
+      throw new StartStepError([listener.port], `${listener.what} port ${port} on ${host} is in use: stop the other process or choose another port`, {
+        cause: error,
+      });
     }
     // A privileged port is the port's fault; anything else (an address this machine lacks) may be the host's.
     const keys = code === 'EACCES' ? [listener.port] : [listener.host, listener.port];
@@ -143,7 +145,10 @@ async function startWithFallback(first: ConfigStore, options: Omit<StartOptions,
       const reason = error instanceof Error ? error.message : String(error);
       for (const key of blamed) {
         setAside.set(key, reason);
-        options.logger.warn({ key, reason }, `Ignoring the saved ${key} (${reason}); starting with its .env, environment or default value. It stays saved until you save or reset it on the configuration page.`);
+        options.logger.warn(
+          { key, reason },
+          `Ignoring the saved ${key} (${reason}); starting with its .env, environment or default value. It stays saved until you save or reset it on the configuration page.`,
+        );
       }
       // A fresh store: the failed start left its services' listeners on the old one.
       config = loadConfig({ cwd: options.cwd });

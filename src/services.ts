@@ -83,9 +83,7 @@ export interface ServiceOptions {
   componentRoots?: Partial<ComponentRoots>;
 }
 
-export const packageVersion: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+export const packageVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Opens the database, layers the saved configuration on top, and wires the shared services. */
 export async function createServices(options: ServiceOptions): Promise<Services> {

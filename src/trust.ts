@@ -94,7 +94,11 @@ const OWN_FETCH_SITES = new Set(['same-origin', 'none']);
 const forbiddenHost = (host: string) =>
   new AppError(403, 'forbidden_host', `Host "${host.slice(0, 100)}" does not name this machine; add it to APP_ALLOWED_HOSTS to allow it`);
 const forbiddenOrigin = (what: string) =>
-  new AppError(403, 'forbidden_origin', `${what} may not use this machine's trust; add the origin to APP_ALLOWED_ORIGINS (COMPAT_ALLOWED_ORIGINS on the compatibility port) or send the API key`);
+  new AppError(
+    403,
+    'forbidden_origin',
+    `${what} may not use this machine's trust; add the origin to APP_ALLOWED_ORIGINS (COMPAT_ALLOWED_ORIGINS on the compatibility port) or send the API key`,
+  );
 const formNeedsCredential = () =>
   new AppError(401, 'unauthorized', 'Form and plain-text posts need a session token (POST /api/session) or the API key, even from this machine');
 

@@ -16,7 +16,11 @@ export interface Sample {
 }
 
 const bodies = {
-  openai: (order: LoadOrder, index: number) => ({ model: 'fake-model', stream: true, messages: [{ role: 'user', content: `${order.round} question ${index}` }] }),
+  openai: (order: LoadOrder, index: number) => ({
+    model: 'fake-model',
+    stream: true,
+    messages: [{ role: 'user', content: `${order.round} question ${index}` }],
+  }),
   ollama: (order: LoadOrder, index: number) => ({ model: 'anima', messages: [{ role: 'user', content: `${order.round} question ${index}` }] }),
 };
 const isContent = {
@@ -26,7 +30,11 @@ const isContent = {
 
 async function one(order: LoadOrder, index: number): Promise<Sample> {
   const started = performance.now();
-  const response = await fetch(order.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bodies[order.kind](order, index)) });
+  const response = await fetch(order.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(bodies[order.kind](order, index)),
+  });
   if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
   const decoder = new TextDecoder();
   let buffer = '';

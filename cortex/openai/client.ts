@@ -113,7 +113,12 @@ function idleTimer(controller: AbortController, ms: number) {
  * deltas. A 429, a 5xx or a network failure before any content is retried with backoff; once content
  * has arrived, a failure ends the answer with an error rather than repeating words.
  */
-export async function* streamChat(settings: OpenAiSettings, messages: ChatTurn[], signal: AbortSignal, onUsage?: (usage: TokenUsage) => void): AsyncGenerator<string> {
+export async function* streamChat(
+  settings: OpenAiSettings,
+  messages: ChatTurn[],
+  signal: AbortSignal,
+  onUsage?: (usage: TokenUsage) => void,
+): AsyncGenerator<string> {
   const target = targetOf(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (settings.apiKey.trim() !== '') headers.authorization = `Bearer ${settings.apiKey.trim()}`;

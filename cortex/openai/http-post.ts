@@ -25,7 +25,14 @@ export function targetOf(url: string): Target {
     const auth = parsed.username ? `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}` : undefined;
     target = {
       secure,
-      options: { protocol: parsed.protocol, hostname: parsed.hostname.replace(/^\[|\]$/g, ''), port: parsed.port || undefined, path: `${parsed.pathname}${parsed.search}`, auth, agent: secure ? agents.https : agents.http },
+      options: {
+        protocol: parsed.protocol,
+        hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
+        port: parsed.port || undefined,
+        path: `${parsed.pathname}${parsed.search}`,
+        auth,
+        agent: secure ? agents.https : agents.http,
+      },
     };
     targets.set(url, target);
   }

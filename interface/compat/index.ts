@@ -26,7 +26,9 @@ export default defineInterface({
       },
     },
     validatePayload: (_type, payload) =>
-      typeof payload.interface_path === 'string' && !payload.interface_path.startsWith(`${INTERFACE_ID}/`) ? [`payload.interface_path must be ${INTERFACE_ID}/<conversation>`] : [],
+      typeof payload.interface_path === 'string' && !payload.interface_path.startsWith(`${INTERFACE_ID}/`)
+        ? [`payload.interface_path must be ${INTERFACE_ID}/<conversation>`]
+        : [],
     handleAction: (_type, payload) => {
       logger.info({ interface_path: MessagePayloadSchema.parse(payload).interface_path }, 'a compat message with no waiting request was dropped');
     },

@@ -27,11 +27,14 @@ export default defineInterface({
         schema: MessagePayloadSchema,
         brief: 'Send a message to the web UI chat (a plain text reply does this by itself).',
         examples: [{ text: 'Hello!', interface_path: 'webui/0b6f8f9e-4c1a-4d2e-9a57-3f1c2d9e8b70' }],
-        instructions: 'The web UI shows your messages beside your 3D avatar: write plain conversational text (no Markdown tables or code unless asked) and keep it short.',
+        instructions:
+          'The web UI shows your messages beside your 3D avatar: write plain conversational text (no Markdown tables or code unless asked) and keep it short.',
       },
     },
     validatePayload: (_type, payload) =>
-      typeof payload.interface_path === 'string' && !WEBUI_PATH.test(payload.interface_path) ? [`payload.interface_path must be ${INTERFACE_ID}/<session_id>`] : [],
+      typeof payload.interface_path === 'string' && !WEBUI_PATH.test(payload.interface_path)
+        ? [`payload.interface_path must be ${INTERFACE_ID}/<session_id>`]
+        : [],
     handleAction: (_type, payload) => {
       const message = MessagePayloadSchema.parse(payload);
       // A media URL goes under the text as a link.

@@ -15,7 +15,8 @@ export default definePlugin({
     const fetchReading = async (): Promise<{ weather: Weather; at: number }> => {
       const latitude = Number(config.get('WEATHER_LATITUDE'));
       const longitude = Number(config.get('WEATHER_LONGITUDE'));
-      if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) throw new WeatherUnavailableError('WEATHER_LATITUDE and WEATHER_LONGITUDE must be numbers');
+      if (!Number.isFinite(latitude) || !Number.isFinite(longitude))
+        throw new WeatherUnavailableError('WEATHER_LATITUDE and WEATHER_LONGITUDE must be numbers');
       last = { weather: await fetchCurrentWeather(config.get('WEATHER_PROVIDER_URL'), latitude, longitude, PROVIDER_TIMEOUT_MS), at: Date.now() };
       return last;
     };

@@ -87,7 +87,14 @@ function hair(b: MeshBuilder): void {
   loft(b, {
     frame: { w: X, d: Z },
     chamfer: 0.75,
-    rings: vertical([[1.45, 0.106, 0.05, only('head')], [1.6, 0.108, 0.05, only('head')]], 0, -0.055),
+    rings: vertical(
+      [
+        [1.45, 0.106, 0.05, only('head')],
+        [1.6, 0.108, 0.05, only('head')],
+      ],
+      0,
+      -0.055,
+    ),
     materials: ['hair'],
     caps: { start: 'hair', end: 'hair' },
   });
@@ -134,12 +141,16 @@ function arm(b: MeshBuilder, side: Side): void {
   loft(b, {
     frame,
     chamfer: 0.7,
-    rings: alongArm(side, [
-      [0.635, 0.03, 0.018, only(hand)],
-      [0.7, 0.042, 0.02, only(hand)],
-      [0.77, 0.04, 0.015, only(hand)],
-      [0.79, 0.032, 0.012, only(hand)],
-    ], 1.333),
+    rings: alongArm(
+      side,
+      [
+        [0.635, 0.03, 0.018, only(hand)],
+        [0.7, 0.042, 0.02, only(hand)],
+        [0.77, 0.04, 0.015, only(hand)],
+        [0.79, 0.032, 0.012, only(hand)],
+      ],
+      1.333,
+    ),
     materials: ['skin', 'skin', 'skin'],
     caps: { start: 'skin', end: 'skin' },
   });
@@ -156,15 +167,18 @@ function leg(b: MeshBuilder, side: Side): void {
   loft(b, {
     frame: { w: X, d: Z },
     chamfer: 0.45,
-    rings: vertical([
-      [0.9, 0.05, 0.06, only(upper)],
-      [0.8, 0.07, 0.072, only(upper)],
-      [0.55, 0.055, 0.058, only(upper)],
-      [0.49, 0.052, 0.055, blend(upper, lower)],
-      [0.43, 0.05, 0.053, only(lower)],
-      [0.15, 0.04, 0.043, only(lower)],
-      [0.1, 0.042, 0.045, blend(lower, foot)],
-    ], sign * 0.085),
+    rings: vertical(
+      [
+        [0.9, 0.05, 0.06, only(upper)],
+        [0.8, 0.07, 0.072, only(upper)],
+        [0.55, 0.055, 0.058, only(upper)],
+        [0.49, 0.052, 0.055, blend(upper, lower)],
+        [0.43, 0.05, 0.053, only(lower)],
+        [0.15, 0.04, 0.043, only(lower)],
+        [0.1, 0.042, 0.045, blend(lower, foot)],
+      ],
+      sign * 0.085,
+    ),
     materials: Array<string>(6).fill('trousers'),
     caps: { start: 'trousers', end: 'trousers' },
   });

@@ -6,10 +6,23 @@ import { MeshBuilder, type Influence, type Vertex } from './mesh-builder.ts';
 import type { Vec3 } from './skeleton.ts';
 
 export const EXPRESSIONS = [
-  'happy', 'angry', 'sad', 'relaxed', 'surprised',
-  'aa', 'ih', 'ou', 'ee', 'oh',
-  'blink', 'blinkLeft', 'blinkRight',
-  'lookUp', 'lookDown', 'lookLeft', 'lookRight',
+  'happy',
+  'angry',
+  'sad',
+  'relaxed',
+  'surprised',
+  'aa',
+  'ih',
+  'ou',
+  'ee',
+  'oh',
+  'blink',
+  'blinkLeft',
+  'blinkRight',
+  'lookUp',
+  'lookDown',
+  'lookLeft',
+  'lookRight',
 ] as const;
 
 export type Expression = (typeof EXPRESSIONS)[number];
@@ -74,7 +87,11 @@ function ellipse(cx: number, cy: number, rx: number, ry: number, z: number): Arr
 function eye(b: MeshBuilder, side: EyeSide): void {
   const cx = side * EYE_X;
   const white = ellipse(cx, EYE_Y, 0.017, 0.021, FRONT + 0.0015);
-  b.polygon('eyeWhite', white.map(([dx, dy, p]) => ({ position: p, skin: HEAD, morphs: eyeWhiteMorphs(side, dx, dy) })), [0, 0, 1]);
+  b.polygon(
+    'eyeWhite',
+    white.map(([dx, dy, p]) => ({ position: p, skin: HEAD, morphs: eyeWhiteMorphs(side, dx, dy) })),
+    [0, 0, 1],
+  );
   const iris = ellipse(cx, EYE_Y - 0.001, 0.0105, 0.0145, FRONT + 0.0025);
   b.polygon(
     'iris',
@@ -86,7 +103,10 @@ function eye(b: MeshBuilder, side: EyeSide): void {
 function brow(b: MeshBuilder, side: EyeSide): void {
   // inner-bottom, inner-top, outer-top, outer-bottom; `inner` marks the end near the nose.
   const points: Array<[number, number, boolean]> = [
-    [0.024, 1.553, true], [0.024, 1.5595, true], [0.064, 1.557, false], [0.064, 1.551, false],
+    [0.024, 1.553, true],
+    [0.024, 1.5595, true],
+    [0.064, 1.557, false],
+    [0.064, 1.551, false],
   ];
   const vertices: Vertex[] = points.map(([x, y, inner]) => ({
     position: [side * x, y, FRONT + 0.002],
@@ -105,16 +125,76 @@ const COLUMNS = [-0.024, -0.012, 0, 0.012, 0.024];
 /** Vertical deltas per column for [top lip, bottom lip]; corners first and last. */
 type Lips = [number[], number[]];
 const MOUTH_SHAPES: Partial<Record<Expression, { lips: Lips; widen: number }>> = {
-  aa: { lips: [[0, 0.002, 0.003, 0.002, 0], [-0.004, -0.013, -0.017, -0.013, -0.004]], widen: -0.05 },
-  ih: { lips: [[0, 0.001, 0.001, 0.001, 0], [-0.001, -0.004, -0.005, -0.004, -0.001]], widen: 0.17 },
-  ou: { lips: [[0.002, 0.003, 0.003, 0.003, 0.002], [-0.003, -0.007, -0.008, -0.007, -0.003]], widen: -0.55 },
-  ee: { lips: [[0, 0.001, 0.0015, 0.001, 0], [-0.001, -0.006, -0.007, -0.006, -0.001]], widen: 0.25 },
-  oh: { lips: [[0.002, 0.003, 0.003, 0.003, 0.002], [-0.006, -0.011, -0.013, -0.011, -0.006]], widen: -0.3 },
-  happy: { lips: [[0.006, 0.002, 0, 0.002, 0.006], [0.006, 0.001, -0.002, 0.001, 0.006]], widen: 0.12 },
-  relaxed: { lips: [[0.003, 0.001, 0, 0.001, 0.003], [0.003, 0.001, 0, 0.001, 0.003]], widen: 0.05 },
-  sad: { lips: [[-0.005, -0.002, 0, -0.002, -0.005], [-0.005, -0.002, 0, -0.002, -0.005]], widen: -0.05 },
-  angry: { lips: [[-0.003, -0.001, 0, -0.001, -0.003], [-0.003, -0.002, -0.001, -0.002, -0.003]], widen: -0.12 },
-  surprised: { lips: [[0.002, 0.004, 0.004, 0.004, 0.002], [-0.006, -0.012, -0.014, -0.012, -0.006]], widen: -0.35 },
+  aa: {
+    lips: [
+      [0, 0.002, 0.003, 0.002, 0],
+      [-0.004, -0.013, -0.017, -0.013, -0.004],
+    ],
+    widen: -0.05,
+  },
+  ih: {
+    lips: [
+      [0, 0.001, 0.001, 0.001, 0],
+      [-0.001, -0.004, -0.005, -0.004, -0.001],
+    ],
+    widen: 0.17,
+  },
+  ou: {
+    lips: [
+      [0.002, 0.003, 0.003, 0.003, 0.002],
+      [-0.003, -0.007, -0.008, -0.007, -0.003],
+    ],
+    widen: -0.55,
+  },
+  ee: {
+    lips: [
+      [0, 0.001, 0.0015, 0.001, 0],
+      [-0.001, -0.006, -0.007, -0.006, -0.001],
+    ],
+    widen: 0.25,
+  },
+  oh: {
+    lips: [
+      [0.002, 0.003, 0.003, 0.003, 0.002],
+      [-0.006, -0.011, -0.013, -0.011, -0.006],
+    ],
+    widen: -0.3,
+  },
+  happy: {
+    lips: [
+      [0.006, 0.002, 0, 0.002, 0.006],
+      [0.006, 0.001, -0.002, 0.001, 0.006],
+    ],
+    widen: 0.12,
+  },
+  relaxed: {
+    lips: [
+      [0.003, 0.001, 0, 0.001, 0.003],
+      [0.003, 0.001, 0, 0.001, 0.003],
+    ],
+    widen: 0.05,
+  },
+  sad: {
+    lips: [
+      [-0.005, -0.002, 0, -0.002, -0.005],
+      [-0.005, -0.002, 0, -0.002, -0.005],
+    ],
+    widen: -0.05,
+  },
+  angry: {
+    lips: [
+      [-0.003, -0.001, 0, -0.001, -0.003],
+      [-0.003, -0.002, -0.001, -0.002, -0.003],
+    ],
+    widen: -0.12,
+  },
+  surprised: {
+    lips: [
+      [0.002, 0.004, 0.004, 0.004, 0.002],
+      [-0.006, -0.012, -0.014, -0.012, -0.006],
+    ],
+    widen: -0.35,
+  },
 };
 const REST_LIP = [0.0005, 0.0015, 0.0018, 0.0015, 0.0005];
 

@@ -127,7 +127,14 @@ export function clipToFbx(clip: Clip): string {
     connect(nodeId, modelId, relation);
     (['X', 'Y', 'Z'] as const).forEach((axis, i) => {
       const curveId = ids.take();
-      objects.push(curve(curveId, curves.frames, curves.values.map((v) => v[i] as number), fps));
+      objects.push(
+        curve(
+          curveId,
+          curves.frames,
+          curves.values.map((v) => v[i] as number),
+          fps,
+        ),
+      );
       connect(curveId, nodeId, `d|${axis}`);
     });
   };
@@ -137,29 +144,34 @@ export function clipToFbx(clip: Clip): string {
     animate(modelId, 'R', 'Lcl Rotation', rotation);
   }
 
-  return writeFbx(HEADER_COMMENT,
-    [
-      {
-        name: 'FBXHeaderExtension',
-        children: [
-          { name: 'FBXHeaderVersion', values: [1003] },
-          { name: 'FBXVersion', values: [7400] },
-          { name: 'Creator', values: ['Anima make-default-skin'] },
-        ],
-      },
-      globalSettings(fps, stop),
-      { name: 'Definitions', children: definitions(objects) },
-      { name: 'Objects', children: objects },
-      { name: 'Connections', children: connections },
-      {
-        name: 'Takes',
-        children: [
-          { name: 'Current', values: [TAKE] },
-          { name: 'Take', values: [TAKE], children: [{ name: 'LocalTime', values: [0, stop] }, { name: 'ReferenceTime', values: [0, stop] }] },
-        ],
-      },
-    ],
-  );
+  return writeFbx(HEADER_COMMENT, [
+    {
+      name: 'FBXHeaderExtension',
+      children: [
+        { name: 'FBXHeaderVersion', values: [1003] },
+        { name: 'FBXVersion', values: [7400] },
+        { name: 'Creator', values: ['Anima make-default-skin'] },
+      ],
+    },
+    globalSettings(fps, stop),
+    { name: 'Definitions', children: definitions(objects) },
+    { name: 'Objects', children: objects },
+    { name: 'Connections', children: connections },
+    {
+      name: 'Takes',
+      children: [
+        { name: 'Current', values: [TAKE] },
+        {
+          name: 'Take',
+          values: [TAKE],
+          children: [
+            { name: 'LocalTime', values: [0, stop] },
+            { name: 'ReferenceTime', values: [0, stop] },
+          ],
+        },
+      ],
+    },
+  ]);
 }
 
 function globalSettings(fps: number, stop: number): FbxNode {

@@ -53,7 +53,14 @@ export function loft(builder: MeshBuilder, spec: LoftSpec): void {
 function outline(ring: Ring, spec: LoftSpec): Vertex[] {
   const c = spec.chamfer;
   const corners: Array<[number, number]> = [
-    [1, c], [c, 1], [-c, 1], [-1, c], [-1, -c], [-c, -1], [c, -1], [1, -c],
+    [1, c],
+    [c, 1],
+    [-c, 1],
+    [-1, c],
+    [-1, -c],
+    [-c, -1],
+    [c, -1],
+    [1, -c],
   ];
   return corners.map(([u, v]) => ({
     position: add(ring.center, add(scale(spec.frame.w, u * ring.w), scale(spec.frame.d, v * ring.d))),

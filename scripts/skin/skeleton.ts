@@ -7,11 +7,30 @@
 export type Vec3 = readonly [number, number, number];
 
 export const HUMAN_BONES = [
-  'hips', 'spine', 'chest', 'upperChest', 'neck', 'head', 'leftEye', 'rightEye',
-  'leftShoulder', 'leftUpperArm', 'leftLowerArm', 'leftHand',
-  'rightShoulder', 'rightUpperArm', 'rightLowerArm', 'rightHand',
-  'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
-  'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
+  'hips',
+  'spine',
+  'chest',
+  'upperChest',
+  'neck',
+  'head',
+  'leftEye',
+  'rightEye',
+  'leftShoulder',
+  'leftUpperArm',
+  'leftLowerArm',
+  'leftHand',
+  'rightShoulder',
+  'rightUpperArm',
+  'rightLowerArm',
+  'rightHand',
+  'leftUpperLeg',
+  'leftLowerLeg',
+  'leftFoot',
+  'leftToes',
+  'rightUpperLeg',
+  'rightLowerLeg',
+  'rightFoot',
+  'rightToes',
 ] as const;
 
 export type HumanBone = (typeof HUMAN_BONES)[number];

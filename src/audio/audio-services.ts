@@ -73,14 +73,27 @@ export async function startAudio(options: AudioOptions): Promise<AudioServices> 
     for (const problem of invalid) logger.warn({ problem }, 'ignoring an invalid external speech endpoint');
     const clashing = endpoints.filter((endpoint) => BUILT_IN.has(endpoint.name.toLowerCase()));
     for (const endpoint of clashing) logger.warn({ name: endpoint.name }, 'an external endpoint cannot take a built-in engine name');
-    external = registerExternalEndpoints(endpoints.filter((endpoint) => !clashing.includes(endpoint)), engines, external);
+    external = registerExternalEndpoints(
+      endpoints.filter((endpoint) => !clashing.includes(endpoint)),
+      engines,
+      external,
+    );
   };
   const onChange = (change: ConfigChange) => (change.key === 'VOX_ENGINE_SETTINGS' || change.key === 'AURIS_ENGINE_SETTINGS') && syncEndpoints();
   config.on('change', onChange);
   syncEndpoints();
 
   const disconnect = options.assistant
-    ? await connectChain({ assistant: options.assistant, config, logger, vox, auris, live, liveEngines: engines.live, audioRoots: [outputDir(), join(cwd, 'tmp')] })
+    ? await connectChain({
+        assistant: options.assistant,
+        config,
+        logger,
+        vox,
+        auris,
+        live,
+        liveEngines: engines.live,
+        audioRoots: [outputDir(), join(cwd, 'tmp')],
+      })
     : undefined;
   return {
     auris,

@@ -6,7 +6,15 @@ import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { Assistant } from '../chain/assistant.ts';
 import type { SpeechHook } from '../chain/speech.ts';
-import { definePlugin, defineInterface, messageActionOf, type Action, type ActionOrigin, type ComponentDefinition, type CortexDefinition } from '../components/contract.ts';
+import {
+  definePlugin,
+  defineInterface,
+  messageActionOf,
+  type Action,
+  type ActionOrigin,
+  type ComponentDefinition,
+  type CortexDefinition,
+} from '../components/contract.ts';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import type { AurisPlugin } from './auris/auris-plugin.ts';
@@ -66,10 +74,14 @@ export async function connectChain(options: {
     await assistant.components.loadAll([definition()], []);
   };
   const followComponents = () =>
-    Promise.all([loadOnce(LIVE_INTERFACE, live.enabled, () => liveInterface(live)), loadOnce('auris', options.auris.enabled, () => sttPlugin(options.auris, options.audioRoots))]);
+    Promise.all([
+      loadOnce(LIVE_INTERFACE, live.enabled, () => liveInterface(live)),
+      loadOnce('auris', options.auris.enabled, () => sttPlugin(options.auris, options.audioRoots)),
+    ]);
   const onChange = (change: ConfigChange) => {
     if (change.key === 'ACTIVE_VOX_ENGINE') followVox();
-    if (change.key === 'LIVE_CORTEX' || change.key === 'ACTIVE_AURIS_ENGINE') void followComponents().catch((error: unknown) => options.logger.error({ err: error }, 'loading an audio component failed'));
+    if (change.key === 'LIVE_CORTEX' || change.key === 'ACTIVE_AURIS_ENGINE')
+      void followComponents().catch((error: unknown) => options.logger.error({ err: error }, 'loading an audio component failed'));
   };
   config.on('change', onChange);
   followVox();
@@ -77,7 +89,14 @@ export async function connectChain(options: {
   vox.outlets.setFallback(componentOutlet(assistant, options.logger));
   live.conversation = {
     submit: async (sessionId, text) => {
-      await assistant.chain.submit({ interfaceId: LIVE_INTERFACE, interfacePath: livePath(sessionId), text, senderId: `voice:${sessionId}`, senderName: 'voice', hints: { animation: 'talk' } });
+      await assistant.chain.submit({
+        interfaceId: LIVE_INTERFACE,
+        interfacePath: livePath(sessionId),
+        text,
+        senderId: `voice:${sessionId}`,
+        senderName: 'voice',
+        hints: { animation: 'talk' },
+      });
     },
   };
   await followComponents();
@@ -112,7 +131,8 @@ function componentOutlet(assistant: Assistant, logger: Logger): SpeechOutlet {
         { type: messageActionOf(interfaceId), payload: { text: audio.text, interface_path: audio.interfacePath, media: fileUrl } },
       ]);
     },
-    text: (interfacePath, text) => run(interfacePath, [{ type: messageActionOf(interfacePath.split('/')[0] ?? ''), payload: { text, interface_path: interfacePath } }]),
+    text: (interfacePath, text) =>
+      run(interfacePath, [{ type: messageActionOf(interfacePath.split('/')[0] ?? ''), payload: { text, interface_path: interfacePath } }]),
   };
 }
 
@@ -125,7 +145,13 @@ function liveInterface(live: LivePlugin) {
     interfaceId: LIVE_INTERFACE,
     description: 'Live voice sessions (WS /api/audio/stream): answers are spoken back on the socket.',
     create: () => ({
-      actions: { [messageActionOf(LIVE_INTERFACE)]: { schema: LiveMessageSchema, brief: 'Answer the person talking in a live voice session (spoken aloud).', examples: [{ text: 'Sure!', interface_path: 'live/<session>' }] } },
+      actions: {
+        [messageActionOf(LIVE_INTERFACE)]: {
+          schema: LiveMessageSchema,
+          brief: 'Answer the person talking in a live voice session (spoken aloud).',
+          examples: [{ text: 'Sure!', interface_path: 'live/<session>' }],
+        },
+      },
       async handleAction(_type, payload) {
         const { text, interface_path: path } = LiveMessageSchema.parse(payload);
         await live.reply(path.slice(LIVE_INTERFACE.length + 1), text);
@@ -146,13 +172,25 @@ function sttPlugin(auris: AurisPlugin, roots: string[]) {
     description: 'Speech-to-text (Auris): the stt_transcribe action.',
     needs: ['chain'],
     create: ({ services: { chain } }) => ({
-      actions: { stt_transcribe: { schema: SttPayloadSchema, brief: 'Transcribe an audio file (for example a voice message) into text.', examples: [{ audio_path: '/tmp/voice.ogg', mime_type: 'audio/ogg' }] } },
+      actions: {
+        stt_transcribe: {
+          schema: SttPayloadSchema,
+          brief: 'Transcribe an audio file (for example a voice message) into text.',
+          examples: [{ audio_path: '/tmp/voice.ogg', mime_type: 'audio/ogg' }],
+        },
+      },
       async handleAction(_type, payload, origin) {
         const { audio_path: path, mime_type: mime, engine } = SttPayloadSchema.parse(payload);
         if (!(await isInside(path, roots))) throw new Error('audio_path is outside the audio folders');
         const text = await auris.transcribeAudio(path, mime, engine);
         if (text === '') return;
-        await chain.submit({ interfaceId: origin.interfaceId, interfacePath: origin.interfacePath, text, senderId: origin.senderId, metadata: { transcribed_from: path } });
+        await chain.submit({
+          interfaceId: origin.interfaceId,
+          interfacePath: origin.interfacePath,
+          text,
+          senderId: origin.senderId,
+          metadata: { transcribed_from: path },
+        });
       },
     }),
   });
@@ -175,7 +213,11 @@ function registerLiveCortexEngines(assistant: Assistant, engines: EngineRegistry
     const definition = entry.definition as CortexDefinition | undefined;
     const instance = entry.instance as Partial<LiveEngine> | undefined;
     if (definition?.engineKind !== 'live' || typeof instance?.openSession !== 'function' || engines.resolve(entry.name)) continue;
-    engines.register(entry.name, () => instance as LiveEngine, { input: Boolean(instance.supportsInput), output: Boolean(instance.supportsOutput), local: false });
+    engines.register(entry.name, () => instance as LiveEngine, {
+      input: Boolean(instance.supportsInput),
+      output: Boolean(instance.supportsOutput),
+      local: false,
+    });
     names.push(entry.name);
   }
   return names;

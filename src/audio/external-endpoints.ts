@@ -39,7 +39,9 @@ const EndpointListSchema = z.looseObject({ external_endpoints: z.array(z.unknown
 
 /** Valid endpoints from both settings objects (by name, the Vox settings first); invalid ones are reported. */
 export function readExternalEndpoints(config: ConfigStore): { endpoints: ExternalEndpoint[]; invalid: string[] } {
-  const raw = [config.get('VOX_ENGINE_SETTINGS'), config.get('AURIS_ENGINE_SETTINGS')].flatMap((settings) => EndpointListSchema.safeParse(settings).data?.external_endpoints ?? []);
+  const raw = [config.get('VOX_ENGINE_SETTINGS'), config.get('AURIS_ENGINE_SETTINGS')].flatMap(
+    (settings) => EndpointListSchema.safeParse(settings).data?.external_endpoints ?? [],
+  );
   const endpoints = new Map<string, ExternalEndpoint>();
   const invalid: string[] = [];
   for (const entry of raw) {
@@ -103,7 +105,11 @@ function safeJson(text: string): unknown {
 }
 
 /** Registers the mapped endpoints, replacing the ones registered before; returns the names now registered. */
-export function registerExternalEndpoints(endpoints: ExternalEndpoint[], registries: { vox: EngineRegistry<VoxEngine>; auris: EngineRegistry<AurisEngine> }, previous: string[]): string[] {
+export function registerExternalEndpoints(
+  endpoints: ExternalEndpoint[],
+  registries: { vox: EngineRegistry<VoxEngine>; auris: EngineRegistry<AurisEngine> },
+  previous: string[],
+): string[] {
   for (const name of previous) {
     registries.vox.unregister(name);
     registries.auris.unregister(name);

@@ -29,7 +29,7 @@ export function estimateLipsync(samples: Int16Array, sampleRate: number): Lipsyn
     for (let i = start; i < end; i += 1) {
       const value = samples[i] ?? 0;
       energy += value * value;
-      if (i > start && (value >= 0) !== ((samples[i - 1] ?? 0) >= 0)) crossings += 1;
+      if (i > start && value >= 0 !== (samples[i - 1] ?? 0) >= 0) crossings += 1;
     }
     const count = end - start;
     frames.push({ rms: Math.sqrt(energy / count), zcr: crossings / count });

@@ -41,7 +41,9 @@ export function encodeWav(audio: Pcm16): Buffer {
 }
 
 export function isWav(bytes: Uint8Array): boolean {
-  return bytes.byteLength >= 12 && Buffer.from(bytes.subarray(0, 4)).toString('ascii') === 'RIFF' && Buffer.from(bytes.subarray(8, 12)).toString('ascii') === 'WAVE';
+  return (
+    bytes.byteLength >= 12 && Buffer.from(bytes.subarray(0, 4)).toString('ascii') === 'RIFF' && Buffer.from(bytes.subarray(8, 12)).toString('ascii') === 'WAVE'
+  );
 }
 
 /**

@@ -23,10 +23,13 @@ export class AudioTracker {
   set(audio: SpeechAudio): AudioState {
     this.cancelTimer();
     this.playing = { audio, startedAt: this.clock.now() };
-    this.clearTimer = this.clock.setTimeout(() => {
-      this.clearTimer = undefined;
-      this.clear();
-    }, audio.audio_duration_s * 1000 + AUDIO_CLEAR_BUFFER_MS);
+    this.clearTimer = this.clock.setTimeout(
+      () => {
+        this.clearTimer = undefined;
+        this.clear();
+      },
+      audio.audio_duration_s * 1000 + AUDIO_CLEAR_BUFFER_MS,
+    );
     const state = this.current() as AudioState;
     this.onChange(state);
     return state;

@@ -19,7 +19,13 @@ export interface AvatarFiles {
  * (every COMPANION_UPLOAD_CLEANUP_INTERVAL_S, rescheduled when it changes) and shows the custom model
  * chosen earlier.
  */
-export async function startAvatarFiles(options: { body: BodyServer; config: ConfigStore; logger: Logger; backups: string; clock?: Clock }): Promise<AvatarFiles> {
+export async function startAvatarFiles(options: {
+  body: BodyServer;
+  config: ConfigStore;
+  logger: Logger;
+  backups: string;
+  clock?: Clock;
+}): Promise<AvatarFiles> {
   const { body, config } = options;
   const logger = options.logger.child({ component: 'avatar-files' });
   const uploads = new UploadStore({

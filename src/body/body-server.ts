@@ -65,7 +65,11 @@ export class BodyServer {
     this.clock = options.clock ?? systemClock;
     this.transports = new TransportSet(logger);
     this.library = new AnimationLibrary(options.skinsDir, options.activeSkin, logger);
-    this.assets = new AssetManifest(options.skinsDir, () => [this.library.skin, FALLBACK_SKIN], () => this.library.temporaryPaths());
+    this.assets = new AssetManifest(
+      options.skinsDir,
+      () => [this.library.skin, FALLBACK_SKIN],
+      () => this.library.temporaryPaths(),
+    );
     this.audio = new AudioTracker(this.clock, (audio) => this.transports.each('broadcastAudio', { type: 'vrm_audio', audio }));
     this.machine = new AnimationMachine({
       clock: this.clock,

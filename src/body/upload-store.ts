@@ -211,7 +211,10 @@ export class UploadStore {
     let count = 0;
     for (const entry of await readEntries(folder)) {
       const path = join(folder, entry.name);
-      const modified = await stat(path).then((info) => info.mtimeMs, () => undefined);
+      const modified = await stat(path).then(
+        (info) => info.mtimeMs,
+        () => undefined,
+      );
       if (modified === undefined || now - modified < STAGED_MAX_AGE_MS) continue;
       await rm(path, { recursive: true, force: true });
       count += 1;

@@ -80,7 +80,11 @@ export function createAssistant(options: AssistantOptions): Assistant {
     compat: { cancelAll: () => compat.cancelAll() },
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
-  const delivery = new Delivery({ registry: components, mayOperate: (interfaceId, senderId) => mayOperate(config.get('TRAINER_IDS'), interfaceId, senderId), logger });
+  const delivery = new Delivery({
+    registry: components,
+    mayOperate: (interfaceId, senderId) => mayOperate(config.get('TRAINER_IDS'), interfaceId, senderId),
+    logger,
+  });
   const cortex = new CortexSelector(components, config);
   const chain = new MessageChain({ registry: components, delivery, cortex, history, body, config, logger, speech });
   const integrations = new Integrations(new IntegrationsRepository(database.db), chain);

@@ -50,7 +50,8 @@ export class CortexSelector {
     const active = this.engine() ? name : null;
     let notice: string | null = null;
     if (name === '') notice = NO_ENGINE_NOTICE;
-    else if (!active) notice = `The Cortex engine "${name}" is ${this.registry.find(name, 'cortex') ? 'not loaded' : 'unknown'}; messages get the no-language-model notice.`;
+    else if (!active)
+      notice = `The Cortex engine "${name}" is ${this.registry.find(name, 'cortex') ? 'not loaded' : 'unknown'}; messages get the no-language-model notice.`;
     return { active, configured: this.config.get('CORTEX_ENGINE'), notice };
   }
 }

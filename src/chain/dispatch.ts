@@ -102,7 +102,8 @@ export async function dispatchReply(reply: ParsedReply, origin: ActionOrigin, de
     }
     // No speech engine, or it failed: the caption (or the words) still reach the conversation as text.
     deps.logger.info({ interface_path: path, speech: result?.status ?? 'none' }, 'tts_speak delivered as text');
-    if (await run({ type: messageActionOf(origin.interfaceId), payload: { text: mergedText ?? text, interface_path: path } })) report.dispatched.push(TTS_SPEAK);
+    if (await run({ type: messageActionOf(origin.interfaceId), payload: { text: mergedText ?? text, interface_path: path } }))
+      report.dispatched.push(TTS_SPEAK);
   }
   return report;
 }

@@ -24,14 +24,21 @@ export interface HistoryPort {
 /** Uses the process's ChatHistory when one is passed; otherwise makes one over the same database. */
 export function historyPort(options: { history?: ChatHistory; db: Kysely<Database>; dialect: DialectName; config: ConfigStore; logger: Logger }): HistoryPort {
   const owned = options.history === undefined;
-  const history = options.history ?? new ChatHistory({
-    repository: new ChatHistoryRepository(options.db, options.dialect),
-    keep: () => options.config.get('CHAT_HISTORY'),
-    logger: options.logger,
-  });
+  const history =
+    options.history ??
+    new ChatHistory({
+      repository: new ChatHistoryRepository(options.db, options.dialect),
+      keep: () => options.config.get('CHAT_HISTORY'),
+      logger: options.logger,
+    });
   return {
     save: async (message) => {
-      const saved = await history.save({ interface_path: message.interfacePath, message_text: message.text, sender_id: message.senderId, sender_name: message.senderName || message.senderId });
+      const saved = await history.save({
+        interface_path: message.interfacePath,
+        message_text: message.text,
+        sender_id: message.senderId,
+        sender_name: message.senderName || message.senderId,
+      });
       return saved.timestamp;
     },
     saveOwn: async (interfacePath, text) => {

@@ -57,7 +57,11 @@ export const integrationInterface = defineInterface({
     async handleAction(actionType, payload, origin) {
       if (actionType === 'send_companion_message') {
         const { text, emotion } = CompanionPayloadSchema.parse(payload);
-        await outbox.enqueue(COMPANION_SOURCE, { type: 'chat', payload: emotion === undefined ? { text } : { text, emotion }, metadata: replyMetadata(origin) });
+        await outbox.enqueue(COMPANION_SOURCE, {
+          type: 'chat',
+          payload: emotion === undefined ? { text } : { text, emotion },
+          metadata: replyMetadata(origin),
+        });
         return;
       }
       const { text, interface_path: path, media } = MessagePayloadSchema.parse(payload);

@@ -70,7 +70,10 @@ export class MessageChain {
     this.logger = options.logger.child({ component: 'chain' });
     const { config } = options;
     this.queue = new ConversationQueue(() => config.get('CHAT_MAX_PARALLEL'));
-    this.limiter = new UserRateLimiter(() => ({ burst: config.get('CHAT_RATE_LIMIT_BURST'), perMinute: config.get('CHAT_RATE_LIMIT_PER_MINUTE') }), options.now);
+    this.limiter = new UserRateLimiter(
+      () => ({ burst: config.get('CHAT_RATE_LIMIT_BURST'), perMinute: config.get('CHAT_RATE_LIMIT_PER_MINUTE') }),
+      options.now,
+    );
     registerBusyProbe(options.body, () => this.inFlight > 0);
   }
 
@@ -87,7 +90,13 @@ export class MessageChain {
   async submit(input: IncomingMessageInput, options: SubmitOptions = {}): Promise<SubmitResult> {
     const message = IncomingMessageSchema.parse(input);
     const messageId = message.messageId ?? randomUUID();
-    const origin: ActionOrigin = { interfaceId: message.interfaceId, interfacePath: message.interfacePath, messageId, senderId: message.senderId, metadata: message.metadata };
+    const origin: ActionOrigin = {
+      interfaceId: message.interfaceId,
+      interfacePath: message.interfacePath,
+      messageId,
+      senderId: message.senderId,
+      metadata: message.metadata,
+    };
     const { config } = this.options;
     const delivered: Action[] = [];
     const asker: Asker | undefined = options.awaitsReply ? { take: (action) => void delivered.push(action) } : undefined;
@@ -108,8 +117,16 @@ export class MessageChain {
       await this.runCommand(command, message, origin, asker);
       return { status: 'command', messageId, command, delivered };
     }
-    const saved = this.options.history.save({ interfacePath: message.interfacePath, text: message.text, senderId: message.senderId, senderName: message.senderName });
-    if (message.history) saved.catch((error: unknown) => this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'));
+    const saved = this.options.history.save({
+      interfacePath: message.interfacePath,
+      text: message.text,
+      senderId: message.senderId,
+      senderName: message.senderName,
+    });
+    if (message.history)
+      saved.catch((error: unknown) =>
+        this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'),
+      );
     else await saved;
     if (!this.attention.shouldAnswer(message.interfacePath, message)) return { status: 'ignored', messageId, reason: 'asleep' };
 
@@ -185,15 +202,25 @@ export class MessageChain {
         actions: this.promptActions(),
         context: await this.pluginContext(),
         history: message.history
-          ? [...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })), { role: 'user' as const, username: message.senderName, text: message.text }]
+          ? [
+              ...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })),
+              { role: 'user' as const, username: message.senderName, text: message.text },
+            ]
           : await this.storedHistory(message.interfacePath, await saved),
         interfacePath: message.interfacePath,
       });
       const seconds = config.get('CORTEX_TIMEOUT_S');
-      generation = linkedSignal([this.stopping.signal, options.signal], { ms: seconds * 1000, reason: () => new Error(`no complete answer within ${seconds} s (CORTEX_TIMEOUT_S)`) });
+      generation = linkedSignal([this.stopping.signal, options.signal], {
+        ms: seconds * 1000,
+        reason: () => new Error(`no complete answer within ${seconds} s (CORTEX_TIMEOUT_S)`),
+      });
       const { signal } = generation;
       animation.generating(message.hints.animation ?? 'write');
-      const reply = await collectStream(engine.generate({ messages, interfacePath: message.interfacePath, signal, onUsage: options.onUsage }), signal, options.onDelta);
+      const reply = await collectStream(
+        engine.generate({ messages, interfacePath: message.interfacePath, signal, onUsage: options.onUsage }),
+        signal,
+        options.onDelta,
+      );
       const parsed = parseReply(reply);
       if (parsed.text === '' && parsed.actions.length === 0) throw new Error('the engine answered nothing');
       const report = await dispatchReply(parsed, origin, {
@@ -211,7 +238,10 @@ export class MessageChain {
         this.logger.info({ interface_path: message.interfacePath, reason: String(options.signal.reason) }, 'the asker went away; the answer was cancelled');
         return { outcome: 'cancelled' };
       }
-      this.logger.error({ err: error, engine: cortex.name, interface_path: message.interfacePath }, 'the Cortex engine failed; the user gets a short error message');
+      this.logger.error(
+        { err: error, engine: cortex.name, interface_path: message.interfacePath },
+        'the Cortex engine failed; the user gets a short error message',
+      );
       await this.notify(origin, ENGINE_ERROR_NOTICE, asker);
       return { outcome: 'error' };
     } finally {
@@ -255,7 +285,7 @@ export class MessageChain {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => {
-        this.logger.warn({ name: entry.name, budget_ms: CONTEXT_BUDGET_MS }, 'a component\'s prompt context was not ready in time; the message goes without it');
+        this.logger.warn({ name: entry.name, budget_ms: CONTEXT_BUDGET_MS }, "a component's prompt context was not ready in time; the message goes without it");
         resolve(undefined);
       }, CONTEXT_BUDGET_MS);
     });
@@ -264,7 +294,11 @@ export class MessageChain {
 
   /** A notice from the chain itself (not the model's words, so not saved as `self`). */
   private async notify(origin: ActionOrigin, text: string, asker: Asker | undefined): Promise<void> {
-    const result = await this.options.delivery.deliver(origin, { type: messageActionOf(origin.interfaceId), payload: { text, interface_path: origin.interfacePath } }, asker);
+    const result = await this.options.delivery.deliver(
+      origin,
+      { type: messageActionOf(origin.interfaceId), payload: { text, interface_path: origin.interfacePath } },
+      asker,
+    );
     if (!result.delivered) this.logger.warn({ interface_path: origin.interfacePath, text, reason: result.reason }, 'a notice could not be delivered');
   }
 

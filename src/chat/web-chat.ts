@@ -40,7 +40,9 @@ const toEntry = (message: ChatMessage): WebChatEntry => ({ ...message, id: Strin
 
 /** What each delivered message shows: its text, and a media URL under it as a link. */
 const texts = (delivered: readonly Action[]): string[] =>
-  delivered.flatMap(({ payload }) => (typeof payload.text === 'string' ? [typeof payload.media === 'string' ? `${payload.text}\n${payload.media}` : payload.text] : []));
+  delivered.flatMap(({ payload }) =>
+    typeof payload.text === 'string' ? [typeof payload.media === 'string' ? `${payload.text}\n${payload.media}` : payload.text] : [],
+  );
 
 /**
  * The web UI's conversations: which sockets show which `webui/<session_id>`, what they typed (into the
@@ -108,7 +110,8 @@ export class WebChat {
           this.typing(path, +1);
           const { outcome, delivered } = await result.done;
           if (outcome === 'answered') for (const text of texts(delivered)) this.post(path, this.entry('assistant', text, path));
-          if (outcome === 'error' || outcome === 'notice') this.post(path, { type: 'chat_error', message: deliveredText(delivered, '\n') || CHAT_FAILED_MESSAGE });
+          if (outcome === 'error' || outcome === 'notice')
+            this.post(path, { type: 'chat_error', message: deliveredText(delivered, '\n') || CHAT_FAILED_MESSAGE });
           this.typing(path, -1);
           return;
         }
@@ -137,7 +140,15 @@ export class WebChat {
   }
 
   private echo(path: string, chat: { text: string; id: string }): void {
-    this.post(path, { type: 'chat_message', id: chat.id, role: 'user', username: WEB_USER_NAME, text: chat.text, timestamp: new Date().toISOString(), interface_path: path });
+    this.post(path, {
+      type: 'chat_message',
+      id: chat.id,
+      role: 'user',
+      username: WEB_USER_NAME,
+      text: chat.text,
+      timestamp: new Date().toISOString(),
+      interface_path: path,
+    });
   }
 
   /** Typing is re-announced when an answer ends, since the page hides it at every assistant message. */
@@ -149,7 +160,15 @@ export class WebChat {
   }
 
   private entry(role: 'assistant' | 'system', text: string, path: string): WebChatFrame {
-    return { type: 'chat_message', id: randomUUID(), role, username: role === 'assistant' ? ASSISTANT_NAME : 'system', text, timestamp: new Date().toISOString(), interface_path: path };
+    return {
+      type: 'chat_message',
+      id: randomUUID(),
+      role,
+      username: role === 'assistant' ? ASSISTANT_NAME : 'system',
+      text,
+      timestamp: new Date().toISOString(),
+      interface_path: path,
+    };
   }
 
   /** True when at least one window showed it. */

@@ -27,7 +27,10 @@ function model(id: string, display: string, engine: string | undefined): CompatM
 
 /** COMPAT_DEFAULT_MODEL first (answered by the active engine), then `anima/<engine>:latest` per loaded chat engine. */
 export function compatModels(defaults: { model: string; display: string }, engines: string[]): CompatModel[] {
-  return [model(withTag(defaults.model), defaults.display, undefined), ...engines.map((engine) => model(`anima/${engine}:latest`, `${defaults.display} (${engine})`, engine))];
+  return [
+    model(withTag(defaults.model), defaults.display, undefined),
+    ...engines.map((engine) => model(`anima/${engine}:latest`, `${defaults.display} (${engine})`, engine)),
+  ];
 }
 
 /** The model a name or id designates ("llama3" means "llama3:latest"), if any. */

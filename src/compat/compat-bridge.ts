@@ -85,7 +85,14 @@ export class CompatBridge {
     this.inFlight.set(controller, new Promise<void>((resolve) => (finished = resolve)));
     try {
       const submitted = await this.deps.chain.submit(
-        { interfaceId: COMPAT_INTERFACE, interfacePath: compatPath(input.conversation), text: input.text, senderId: COMPAT_SENDER, messageId: randomUUID(), history: input.history },
+        {
+          interfaceId: COMPAT_INTERFACE,
+          interfacePath: compatPath(input.conversation),
+          text: input.text,
+          senderId: COMPAT_SENDER,
+          messageId: randomUUID(),
+          history: input.history,
+        },
         {
           awaitsReply: true,
           signal: controller.signal,

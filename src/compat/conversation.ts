@@ -26,7 +26,10 @@ export function conversationId(header: string | undefined, turns: ClientTurn[]):
   if (header !== undefined) return ConversationIdSchema.parse(header);
   const system = turns.find((turn) => turn.role === 'system')?.content ?? '';
   const user = turns.find((turn) => turn.role === 'user')?.content ?? '';
-  return createHash('sha256').update(JSON.stringify([system, user])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([system, user]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export interface SplitConversation {
@@ -44,8 +47,6 @@ export interface SplitConversation {
 export function splitConversation(turns: ClientTurn[], maxHistory: number): SplitConversation | undefined {
   const last = turns.findLastIndex((turn) => turn.role === 'user' && turn.content.trim() !== '');
   if (last === -1) return undefined;
-  const earlier = turns
-    .slice(0, last)
-    .filter((turn): turn is PromptTurn => (turn.role === 'user' || turn.role === 'assistant') && turn.content.trim() !== '');
+  const earlier = turns.slice(0, last).filter((turn): turn is PromptTurn => (turn.role === 'user' || turn.role === 'assistant') && turn.content.trim() !== '');
   return { text: (turns[last] as ClientTurn).content, history: maxHistory > 0 ? earlier.slice(-maxHistory) : [] };
 }

@@ -16,6 +16,8 @@ export function installCompatErrorHandlers(app: FastifyInstance): void {
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    return reply.status(404).send(isOpenAiRoute(request) ? openAiError(404, `Unknown request URL: ${request.method} ${path}`) : { error: `404 page not found: ${path}` });
+    return reply
+      .status(404)
+      .send(isOpenAiRoute(request) ? openAiError(404, `Unknown request URL: ${request.method} ${path}`) : { error: `404 page not found: ${path}` });
   });
 }

@@ -25,7 +25,12 @@ export function responseStream(reply: FastifyReply, contentType: string): Respon
     if (started) return;
     started = true;
     reply.hijack();
-    reply.raw.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': contentType, 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    reply.raw.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'content-type': contentType,
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    });
     // One write and one wake-up of the client instead of two when the model answers quickly (as Ollama
     // sends them); a slow model (loading, a queue) still lets the client see the request accepted.
     alone = setTimeout(() => {

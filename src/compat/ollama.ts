@@ -85,5 +85,11 @@ export function generateFinal(model: string, response: string, result: AskResult
 }
 
 /** The answer to a request with nothing to answer: Ollama loads (or unloads) the model and says so. */
-export const chatLoaded = (model: string, reason: 'load' | 'unload') => ({ model, created_at: createdAt(), message: { role: 'assistant', content: '' }, done_reason: reason, done: true });
+export const chatLoaded = (model: string, reason: 'load' | 'unload') => ({
+  model,
+  created_at: createdAt(),
+  message: { role: 'assistant', content: '' },
+  done_reason: reason,
+  done: true,
+});
 export const generateLoaded = (model: string, reason: 'load' | 'unload') => ({ model, created_at: createdAt(), response: '', done: true, done_reason: reason });

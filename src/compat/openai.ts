@@ -23,7 +23,8 @@ export type OpenAiChatRequest = z.infer<typeof OpenAiChatRequestSchema>;
 export function openAiTurns(request: OpenAiChatRequest): ClientTurn[] {
   return request.messages.map((message) => ({
     role: message.role === 'developer' ? 'system' : message.role,
-    content: typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join(''),
+    content:
+      typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join(''),
   }));
 }
 
@@ -66,6 +67,10 @@ export function usageChunk(identity: Identity, result: AskResult) {
 }
 
 /** OpenAI's error body; Ollama answers its /v1 routes in this shape too. */
-export function openAiError(status: number, message: string, type = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error') {
+export function openAiError(
+  status: number,
+  message: string,
+  type = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error',
+) {
   return { error: { message, type, param: null, code: null } };
 }

@@ -226,6 +226,15 @@ export interface CortexDefinition<N extends ServiceName = ServiceName> extends D
 export type ComponentDefinition = InterfaceDefinition | PluginDefinition | CortexDefinition;
 
 // `N` is inferred from `needs`, so `context.services` holds exactly the declared services.
-export const defineInterface = <const N extends ServiceName = never>(definition: Omit<InterfaceDefinition<N>, 'kind'>): InterfaceDefinition<N> => ({ ...definition, kind: 'interface' });
-export const definePlugin = <const N extends ServiceName = never>(definition: Omit<PluginDefinition<N>, 'kind'>): PluginDefinition<N> => ({ ...definition, kind: 'plugin' });
-export const defineCortex = <const N extends ServiceName = never>(definition: Omit<CortexDefinition<N>, 'kind'>): CortexDefinition<N> => ({ ...definition, kind: 'cortex' });
+export const defineInterface = <const N extends ServiceName = never>(definition: Omit<InterfaceDefinition<N>, 'kind'>): InterfaceDefinition<N> => ({
+  ...definition,
+  kind: 'interface',
+});
+export const definePlugin = <const N extends ServiceName = never>(definition: Omit<PluginDefinition<N>, 'kind'>): PluginDefinition<N> => ({
+  ...definition,
+  kind: 'plugin',
+});
+export const defineCortex = <const N extends ServiceName = never>(definition: Omit<CortexDefinition<N>, 'kind'>): CortexDefinition<N> => ({
+  ...definition,
+  kind: 'cortex',
+});

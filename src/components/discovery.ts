@@ -39,7 +39,10 @@ async function folders(root: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return entries.filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.startsWith('_')).map((entry) => entry.name).sort(byName);
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && !entry.name.startsWith('_'))
+    .map((entry) => entry.name)
+    .sort(byName);
 }
 
 async function exists(path: string): Promise<boolean> {

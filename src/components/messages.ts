@@ -24,7 +24,10 @@ export const IncomingMessageSchema = z.object({
    * The conversation so far as the client holds it, oldest first. Stateless protocols (the compat API)
    * send it with every request; when present it replaces the stored history in the prompt.
    */
-  history: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(100_000) })).max(1000).optional(),
+  history: z
+    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(100_000) }))
+    .max(1000)
+    .optional(),
   /** Whatever the source attached (integration metadata); handed to the actions that answer it. */
   metadata: z.record(z.string(), z.unknown()).default({}),
 });

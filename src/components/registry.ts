@@ -1,7 +1,18 @@
 import { pathToFileURL } from 'node:url';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
-import type { ActionSpec, ComponentContext, ComponentDefinition, ComponentInstance, ComponentKind, ConfigPort, CortexInstance, HostServices, InterfaceDefinition, ServiceName } from './contract.ts';
+import type {
+  ActionSpec,
+  ComponentContext,
+  ComponentDefinition,
+  ComponentInstance,
+  ComponentKind,
+  ConfigPort,
+  CortexInstance,
+  HostServices,
+  InterfaceDefinition,
+  ServiceName,
+} from './contract.ts';
 import type { DiscoveredComponent } from './discovery.ts';
 import { missingConfig, missingConfigReason, requiredKeys } from './gating.ts';
 
@@ -68,7 +79,7 @@ export class ComponentRegistry {
   async loadAll(builtins: ComponentDefinition[], discovered: DiscoveredComponent[]): Promise<void> {
     for (const definition of builtins) await this.add(definition.name ?? definition.kind, definition.kind, false, true, async () => definition);
     for (const found of discovered) {
-      await this.add(found.name, found.kind, found.dev, false, async () => (await import(pathToFileURL(found.file).href) as { default?: unknown }).default);
+      await this.add(found.name, found.kind, found.dev, false, async () => ((await import(pathToFileURL(found.file).href)) as { default?: unknown }).default);
     }
   }
 
@@ -122,7 +133,18 @@ export class ComponentRegistry {
   }
 
   private async add(name: string, kind: ComponentKind, dev: boolean, builtin: boolean, load: () => Promise<unknown>): Promise<void> {
-    const entry: ComponentEntry = { name, kind, dev, builtin, definition: undefined, instance: undefined, status: 'discovered', reason: null, missing: [], disposers: [] };
+    const entry: ComponentEntry = {
+      name,
+      kind,
+      dev,
+      builtin,
+      definition: undefined,
+      instance: undefined,
+      status: 'discovered',
+      reason: null,
+      missing: [],
+      disposers: [],
+    };
     if (this.find(name, kind)) {
       this.entries.push({ ...entry, status: 'FAILED', reason: `Another ${kind} is already named ${name}` });
       return;

@@ -42,7 +42,10 @@ export async function valueToSave(
 
   const raw = isSecretKey(canonical) ? sent : unmaskSent(definition.type, sent, config.rawValue(canonical) ?? '');
   if (raw === undefined) {
-    throw new InvalidValueError(canonical, `${canonical} still holds *** where a credential is hidden: type the credential again, or send the value unchanged to keep it`);
+    throw new InvalidValueError(
+      canonical,
+      `${canonical} still holds *** where a credential is hidden: type the credential again, or send the value unchanged to keep it`,
+    );
   }
   if (definition.type === 'file' && raw.trim() !== '' && !(await configFileInside(raw, paths))) {
     throw new InvalidValueError(canonical, `${canonical} must name a file inside ${shownFolder(paths)}: upload the file there first`);

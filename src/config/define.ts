@@ -107,11 +107,7 @@ export function flag(defaultValue: boolean, options: Options): VariableDefinitio
   return { ...options, type: 'boolean', default: String(defaultValue), schema: booleanSchema };
 }
 
-export function choice<const C extends readonly [string, ...string[]]>(
-  choices: C,
-  defaultValue: C[number],
-  options: Options,
-): VariableDefinition<C[number]> {
+export function choice<const C extends readonly [string, ...string[]]>(choices: C, defaultValue: C[number], options: Options): VariableDefinition<C[number]> {
   return { ...options, type: 'enum', default: defaultValue, choices, schema: z.string().trim().pipe(z.enum(choices)) };
 }
 

@@ -1,21 +1,8 @@
 import { z } from 'zod';
 import type { VariableDefinition } from './define.ts';
 import { audioVariables, httpTtsVariables } from './variables/audio.ts';
-import {
-  attentionVariables,
-  databaseVariables,
-  historyVariables,
-  serverVariables,
-  storageVariables,
-  systemVariables,
-} from './variables/server.ts';
-import {
-  avatarVariables,
-  compatVariables,
-  cortexVariables,
-  platformVariables,
-  radioVariables,
-} from './variables/services.ts';
+import { attentionVariables, databaseVariables, historyVariables, serverVariables, storageVariables, systemVariables } from './variables/server.ts';
+import { avatarVariables, compatVariables, cortexVariables, platformVariables, radioVariables } from './variables/services.ts';
 
 /** Every configuration variable of Anima, with its default. The single source of configuration defaults. */
 export const variables = {

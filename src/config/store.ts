@@ -37,7 +37,9 @@ export interface IgnoredEntry {
 /** Thrown at start when `.env` or the environment holds a value its variable does not accept. */
 export class InvalidConfigurationError extends Error {
   constructor(readonly invalid: InvalidVariable[]) {
-    super(`Invalid configuration: ${invalid.map((entry) => `${entry.key} (${entry.source}): ${entry.issues.map((issue) => issue.message).join('; ')}`).join(', ')}`);
+    super(
+      `Invalid configuration: ${invalid.map((entry) => `${entry.key} (${entry.source}): ${entry.issues.map((issue) => issue.message).join('; ')}`).join(', ')}`,
+    );
     this.name = 'InvalidConfigurationError';
   }
 }

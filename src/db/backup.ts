@@ -59,8 +59,15 @@ async function dumpMysql(handle: DatabaseHandle, path: string, log: ProgressLog)
           for (let offset = 0; ; offset += ROWS_PER_BATCH) {
             const batch = await sql<Record<string, unknown>>`SELECT * FROM ${sql.id(table)} LIMIT ${ROWS_PER_BATCH} OFFSET ${offset}`.execute(connection);
             if (batch.rows.length === 0) break;
-            const columns = Object.keys(batch.rows[0] ?? {}).map((column) => mysql.escapeId(column)).join(', ');
-            const values = batch.rows.map((entry) => `(${Object.values(entry).map((value) => mysql.escape(value as Parameters<typeof mysql.escape>[0])).join(', ')})`);
+            const columns = Object.keys(batch.rows[0] ?? {})
+              .map((column) => mysql.escapeId(column))
+              .join(', ');
+            const values = batch.rows.map(
+              (entry) =>
+                `(${Object.values(entry)
+                  .map((value) => mysql.escape(value as Parameters<typeof mysql.escape>[0]))
+                  .join(', ')})`,
+            );
             await write(`INSERT INTO ${mysql.escapeId(table)} (${columns}) VALUES\n${values.join(',\n')};\n`);
             copied += batch.rows.length;
           }

@@ -7,9 +7,7 @@ import { createConnection } from 'mysql2/promise';
 import { migrationFactories } from './migrations/index.ts';
 import type { Database, DialectName } from './schema.ts';
 
-export type DatabaseTarget =
-  | { dialect: 'sqlite'; path: string }
-  | { dialect: 'mysql'; url: URL; database: string };
+export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'mysql'; url: URL; database: string };
 
 /** Thrown for a DATABASE_URL that names no supported database. */
 export class DatabaseUrlError extends Error {}

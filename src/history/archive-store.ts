@@ -63,7 +63,11 @@ export class ArchiveStore {
 
   /** Sortable by time, unique by its random tail. */
   newId(now: Date): string {
-    return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-')}-${randomBytes(4).toString('hex')}`;
+    return `${now
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z')
+      .replace('T', '-')}-${randomBytes(4).toString('hex')}`;
   }
 
   /** Written to a temporary name and renamed, so a reader never sees half an archive. */

@@ -140,7 +140,13 @@ export class ChatHistory {
 
   /** What the assistant said, saved with sender `self` so the model sees its own replies. */
   saveOwn(interfacePath: string, text: string, timestamp?: Date | string): Promise<SaveResult> {
-    return this.save({ interface_path: interfacePath, message_text: text, sender_name: SELF_SENDER, sender_id: SELF_SENDER, ...(timestamp === undefined ? {} : { timestamp }) });
+    return this.save({
+      interface_path: interfacePath,
+      message_text: text,
+      sender_name: SELF_SENDER,
+      sender_id: SELF_SENDER,
+      ...(timestamp === undefined ? {} : { timestamp }),
+    });
   }
 
   /** load_chat_history: the newest messages of one path (CHAT_HISTORY by default), oldest first. */
@@ -161,9 +167,10 @@ export class ChatHistory {
   /** The newest messages of one path, or of all paths, oldest first (GET /api/history/chat). */
   async list(query: HistoryQuery & { interface_path?: string }): Promise<HistoryMessage[]> {
     const repositoryQuery = this.toRepositoryQuery(query);
-    const rows = query.interface_path === undefined
-      ? await this.options.repository.recentAll(repositoryQuery)
-      : await this.options.repository.recent(query.interface_path, repositoryQuery);
+    const rows =
+      query.interface_path === undefined
+        ? await this.options.repository.recentAll(repositoryQuery)
+        : await this.options.repository.recent(query.interface_path, repositoryQuery);
     return rows.map(toHistoryMessage);
   }
 

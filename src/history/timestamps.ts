@@ -37,7 +37,14 @@ export function parseTimestamp(text: string): bigint {
   const utc = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5]);
   const check = new Date(utc);
   // Date.UTC rolls 31 February over to March; a round trip catches such dates.
-  if (check.getUTCFullYear() !== fields[0] || check.getUTCMonth() !== fields[1] - 1 || check.getUTCDate() !== fields[2] || check.getUTCHours() !== fields[3] || check.getUTCMinutes() !== fields[4] || check.getUTCSeconds() !== fields[5]) {
+  if (
+    check.getUTCFullYear() !== fields[0] ||
+    check.getUTCMonth() !== fields[1] - 1 ||
+    check.getUTCDate() !== fields[2] ||
+    check.getUTCHours() !== fields[3] ||
+    check.getUTCMinutes() !== fields[4] ||
+    check.getUTCSeconds() !== fields[5]
+  ) {
     throw new InvalidTimestampError(`Not a valid date-time: ${text}`);
   }
   const millis = utc - offsetMinutes(zone) * 60_000;

@@ -15,7 +15,6 @@ export async function registerRateLimit(app: FastifyInstance, config: ConfigStor
     max: () => config.get('APP_RATE_LIMIT_PER_MINUTE'),
     timeWindow: 60_000,
     allowList: (request) => config.get('APP_TRUST_LOOPBACK') && isLoopbackAddress(request.ip),
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
+    errorResponseBuilder: (_request, context) => new AppError(429, 'rate_limited', `Too many requests; retry in ${Math.ceil(context.ttl / 1000)} s`),
   });
 }

@@ -56,7 +56,13 @@ function sinkFor(socket: WebSocket): LiveSink {
       else if (event.type === 'TRANSCRIPT' && event.text) send(socket, { type: event.isFinal ? 'final' : 'partial', text: event.text });
       else if (event.type === 'ERROR') send(socket, { type: 'error', detail: event.detail ?? 'live engine error' });
       else if (event.type === 'AUDIO' && event.audio && socket.readyState === socket.OPEN) {
-        send(socket, { type: 'audio', text: event.text, audio_duration_s: event.metadata.audio_duration_s ?? null, url: event.metadata.url ?? null, lipsync: event.metadata.lipsync ?? null });
+        send(socket, {
+          type: 'audio',
+          text: event.text,
+          audio_duration_s: event.metadata.audio_duration_s ?? null,
+          url: event.metadata.url ?? null,
+          lipsync: event.metadata.lipsync ?? null,
+        });
         socket.send(event.audio, { binary: true });
       }
     },
@@ -73,7 +79,11 @@ function parseConfig(data: RawData, isBinary: boolean): { ok: true; frame: LiveC
     return { ok: false, detail: 'the config frame is not JSON' };
   }
   const parsed = LiveConfigFrameSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, detail: `invalid config frame: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`).join('; ')}` };
+  if (!parsed.success)
+    return {
+      ok: false,
+      detail: `invalid config frame: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`).join('; ')}`,
+    };
   return { ok: true, frame: parsed.data };
 }
 
@@ -106,7 +116,12 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
       try {
         session = await live.open({ engine: frame.engine, sampleRate: frame.sample_rate, sink: sinkFor(socket) });
       } catch (error) {
-        const detail = error instanceof UnknownEngineError ? (error.engine === 'disabled' ? 'Live is disabled (LIVE_CORTEX)' : error.message) : 'the live engine could not start';
+        const detail =
+          error instanceof UnknownEngineError
+            ? error.engine === 'disabled'
+              ? 'Live is disabled (LIVE_CORTEX)'
+              : error.message
+            : 'the live engine could not start';
         if (!(error instanceof UnknownEngineError)) logger.warn({ err: error }, 'opening a live session failed');
         return refuse(BAD_CONFIG_CLOSE, detail);
       }
@@ -124,7 +139,8 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
         void configure(parsed.frame);
         return;
       }
-      if (state === 'opening') return early.length < 256 ? void early.push([data, isBinary]) : refuse(POLICY_VIOLATION, 'audio is arriving faster than it can be processed');
+      if (state === 'opening')
+        return early.length < 256 ? void early.push([data, isBinary]) : refuse(POLICY_VIOLATION, 'audio is arriving faster than it can be processed');
       if (state !== 'streaming' || !session || !budget) return;
       const bytes = Buffer.isBuffer(data) ? data : Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]);
       if (!isBinary || bytes.byteLength % 2 !== 0) {

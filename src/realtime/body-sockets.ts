@@ -14,7 +14,12 @@ export const bodySocketRoutes: FastifyPluginAsync<{ services: Services }> = asyn
       services.body,
       services.gate,
       logger.child({ socket: 'webui' }),
-      webChatSockets({ host: services.assistant, sessions: services.history.sessions, history: services.history.chat, logger: logger.child({ socket: 'webui', component: 'web_chat' }) }),
+      webChatSockets({
+        host: services.assistant,
+        sessions: services.history.sessions,
+        history: services.history.chat,
+        logger: logger.child({ socket: 'webui', component: 'web_chat' }),
+      }),
     ),
     '/api/body/ws': new SocketHub(services.body, services.gate, logger.child({ socket: 'body_api' })),
   };

@@ -1,6 +1,14 @@
 import type { RawData, WebSocket } from 'ws';
 import type { BodyServer } from '../body/body-server.ts';
-import type { BodyMessage, ExpressionMessage, PreloadAnimationMessage, VrmAnimationMessage, VrmAudioMessage, VrmFaceMessage, VrmModelMessage } from '../body/messages.ts';
+import type {
+  BodyMessage,
+  ExpressionMessage,
+  PreloadAnimationMessage,
+  VrmAnimationMessage,
+  VrmAudioMessage,
+  VrmFaceMessage,
+  VrmModelMessage,
+} from '../body/messages.ts';
 import type { BodyTransport } from '../body/transports.ts';
 import type { Logger } from '../logging.ts';
 import { encodeFrame } from './frames.ts';

@@ -31,7 +31,10 @@ describe('AurisPlugin.transcribe_audio', () => {
   afterEach(async () => harness?.close());
 
   const code = async (promise: Promise<unknown>) => {
-    const error = await promise.then(() => undefined, (caught: unknown) => caught);
+    const error = await promise.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(AurisError);
     return (error as AurisError).code;
   };
@@ -91,8 +94,14 @@ describe('STT_LOCAL_LANGUAGE', () => {
   });
 
   it('auto: falls back to the first model below the threshold, on failure, or without an identifier', async () => {
-    expect(await chooseLocalModel({ ...base, setting: 'auto', identify: async () => ({ language: 'fr', confidence: 0.3 }) })).toMatchObject({ model: 'model-en', reason: 'fallback' });
-    expect(await chooseLocalModel({ ...base, setting: 'auto', identify: async () => Promise.reject(new Error('no lid model')) })).toMatchObject({ model: 'model-en', reason: 'fallback' });
+    expect(await chooseLocalModel({ ...base, setting: 'auto', identify: async () => ({ language: 'fr', confidence: 0.3 }) })).toMatchObject({
+      model: 'model-en',
+      reason: 'fallback',
+    });
+    expect(await chooseLocalModel({ ...base, setting: 'auto', identify: async () => Promise.reject(new Error('no lid model')) })).toMatchObject({
+      model: 'model-en',
+      reason: 'fallback',
+    });
     expect(await chooseLocalModel({ ...base, setting: 'auto', identify: undefined })).toMatchObject({ model: 'model-en', reason: 'fallback' });
   });
 });

@@ -9,7 +9,9 @@ import { wrapPcm } from '../../src/audio/wav.ts';
 export const silentLogger = () => createLogger({ level: 'silent', pretty: false }).logger;
 
 /** The audio subsystem alone (no body, no chain) over a temporary folder. */
-export async function audioHarness(environment: Record<string, string> = {}): Promise<{ audio: AudioServices; config: ConfigStore; cwd: string; close(): Promise<void> }> {
+export async function audioHarness(
+  environment: Record<string, string> = {},
+): Promise<{ audio: AudioServices; config: ConfigStore; cwd: string; close(): Promise<void> }> {
   const cwd = await mkdtemp(join(tmpdir(), 'anima-audio-'));
   const config = ConfigStore.fromSources({ environment });
   const audio = await startAudio({ config, logger: silentLogger(), cwd });
@@ -35,4 +37,9 @@ export const pcmBytes = (samples: Int16Array) => new Uint8Array(samples.buffer, 
 export const toneWav = (seconds: number, sampleRate = 22050) => wrapPcm(pcmBytes(tone(seconds, sampleRate)), sampleRate);
 
 /** Lower case words only, for tolerant transcript comparisons. */
-export const words = (text: string) => text.toLowerCase().replace(/[^a-z' ]+/g, ' ').split(/\s+/).filter(Boolean);
+export const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z' ]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);

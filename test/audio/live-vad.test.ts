@@ -42,7 +42,7 @@ describe('the vad Live engine', () => {
       heard.push(pcm.length);
       return `${pcm.length} samples`;
     };
-    const engine = (await createVadEngine(transcribe)(context()));
+    const engine = await createVadEngine(transcribe)(context());
     await engine.openSession('s', { sampleRate: RATE });
     const events: LiveEvent[] = [];
     const reading = (async () => {
@@ -83,7 +83,7 @@ describe('the vad Live engine', () => {
       running -= 1;
       return 'words';
     };
-    const engine = (await createVadEngine(transcribe)(context()));
+    const engine = await createVadEngine(transcribe)(context());
     await engine.openSession('s', { sampleRate: RATE });
     const audio = await spoken('A slow recogniser must not receive a queue of stale partial requests for this sentence.');
     const send = feeder(engine);

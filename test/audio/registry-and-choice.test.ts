@@ -15,14 +15,22 @@ interface Probe extends EngineLifecycle {
 
 function probes(config: ConfigStore) {
   const events: string[] = [];
-  const registry = new EngineRegistry<Probe>({ kind: 'Vox', config, logger: silentLogger(), activeKey: 'ACTIVE_VOX_ENGINE', settingsKey: 'VOX_ENGINE_SETTINGS' });
-  const factory = (name: string) => ({ settings }: { settings: Record<string, unknown> }): Probe => ({
-    name,
-    settings,
-    events,
-    setup: () => void events.push(`setup ${name}`),
-    teardown: () => void events.push(`teardown ${name}`),
+  const registry = new EngineRegistry<Probe>({
+    kind: 'Vox',
+    config,
+    logger: silentLogger(),
+    activeKey: 'ACTIVE_VOX_ENGINE',
+    settingsKey: 'VOX_ENGINE_SETTINGS',
   });
+  const factory =
+    (name: string) =>
+    ({ settings }: { settings: Record<string, unknown> }): Probe => ({
+      name,
+      settings,
+      events,
+      setup: () => void events.push(`setup ${name}`),
+      teardown: () => void events.push(`teardown ${name}`),
+    });
   registry.register('alpha', factory('alpha'), { local: true }, ['a']);
   registry.register('beta', factory('beta'), { local: false });
   return { registry, events };
@@ -77,7 +85,12 @@ describe('engine registries', () => {
 
   it('does not cache a failed start, so a later call can succeed', async () => {
     const config = ConfigStore.fromSources({});
-    registry = new EngineRegistry<EngineLifecycle>({ kind: 'Auris', config, logger: silentLogger(), activeKey: 'ACTIVE_AURIS_ENGINE' }) as unknown as EngineRegistry<Probe>;
+    registry = new EngineRegistry<EngineLifecycle>({
+      kind: 'Auris',
+      config,
+      logger: silentLogger(),
+      activeKey: 'ACTIVE_AURIS_ENGINE',
+    }) as unknown as EngineRegistry<Probe>;
     let attempts = 0;
     registry.register('flaky', () => {
       attempts += 1;
@@ -92,7 +105,7 @@ describe('engine registries', () => {
 describe('language detection', () => {
   it('detects English and French and passes a two-letter hint', () => {
     expect(detectLanguage('Hello there, how are you doing today?')?.code).toBe('en');
-    expect(languageHint('Bonjour, comment allez-vous aujourd\'hui ?')).toBe('fr');
+    expect(languageHint("Bonjour, comment allez-vous aujourd'hui ?")).toBe('fr');
   });
 
   it('gives no hint for text too short or too ambiguous to tell', () => {

@@ -41,7 +41,12 @@ describe('VoxPlugin.speak', () => {
     harness.audio.engines.vox.register('fake', () => engine);
     const outlet = collectOutlet(harness);
 
-    const result = await harness.audio.vox.speak({ text: '  Hello   there, how are you doing today? 🎉 ', interfacePath: 'test/chat-1', emotion: 'happy', mergedText: 'Hello there!' });
+    const result = await harness.audio.vox.speak({
+      text: '  Hello   there, how are you doing today? 🎉 ',
+      interfacePath: 'test/chat-1',
+      emotion: 'happy',
+      mergedText: 'Hello there!',
+    });
 
     expect(result.status).toBe('success');
     expect(calls).toEqual([{ text: 'Hello there, how are you doing today?', emotion: 'happy', request: { language: 'en' } }]);
@@ -58,7 +63,13 @@ describe('VoxPlugin.speak', () => {
 
   it("uses the engine's own lip-sync data when it gives valid data", async () => {
     harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'fake' });
-    const own = { mouths: [{ time: 0, value: 'D' }, { time: 0.2, value: 'X' }], duration: 0.25 };
+    const own = {
+      mouths: [
+        { time: 0, value: 'D' },
+        { time: 0.2, value: 'X' },
+      ],
+      duration: 0.25,
+    };
     harness.audio.engines.vox.register('fake', () => recording(async () => toneWav(0.25), { lipsync: () => own }).engine);
     const result = await harness.audio.vox.speak({ text: 'Speak with your own mouth shapes', interfacePath: 'test/1' });
     expect(result.lipsync).toEqual(own);
@@ -87,9 +98,15 @@ describe('VoxPlugin.speak', () => {
     harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'broken', VOX_FALLBACK_TO_TEXT: 'false' });
     harness.audio.engines.vox.register('broken', () => recording(async () => undefined).engine);
     const outlet = collectOutlet(harness);
-    expect(await harness.audio.vox.speak({ text: 'Nothing comes out of this', interfacePath: 'test/1' })).toMatchObject({ status: 'error', fallback_text: false });
+    expect(await harness.audio.vox.speak({ text: 'Nothing comes out of this', interfacePath: 'test/1' })).toMatchObject({
+      status: 'error',
+      fallback_text: false,
+    });
     await harness.config.set('VOX_FALLBACK_TO_TEXT', 'true');
-    expect(await harness.audio.vox.speak({ text: 'Nothing comes out of this', interfacePath: 'test/1', textFallback: 'caller' })).toMatchObject({ status: 'error', fallback_text: true });
+    expect(await harness.audio.vox.speak({ text: 'Nothing comes out of this', interfacePath: 'test/1', textFallback: 'caller' })).toMatchObject({
+      status: 'error',
+      fallback_text: true,
+    });
     expect(outlet.texts).toEqual([]);
   });
 
@@ -109,7 +126,7 @@ describe('VoxPlugin.speak', () => {
     const french = recording(async () => toneWav(0.1));
     harness.audio.engines.vox.register('main', () => main.engine);
     harness.audio.engines.vox.register('french', () => french.engine);
-    const sentence = 'Bonjour tout le monde, comment allez-vous aujourd\'hui ?';
+    const sentence = "Bonjour tout le monde, comment allez-vous aujourd'hui ?";
     expect((await harness.audio.vox.speak({ text: sentence, interfacePath: 'test/1' })).engine).toBe('french');
     expect(french.calls[0]?.request).toEqual({ language: 'fr', voice: 'amelie', model: 'fr-large' });
     expect((await harness.audio.vox.speak({ text: sentence, interfacePath: 'test/1', engine: 'main' })).engine).toBe('main');
@@ -118,7 +135,10 @@ describe('VoxPlugin.speak', () => {
 
   it('reports an unknown explicit engine as an error, never a crash', async () => {
     harness = await audioHarness({ VOX_FALLBACK_TO_TEXT: 'false' });
-    expect(await harness.audio.vox.speak({ text: 'hello there', interfacePath: 'test/1', engine: 'nope' })).toMatchObject({ status: 'error', detail: 'Unknown Vox engine: nope' });
+    expect(await harness.audio.vox.speak({ text: 'hello there', interfacePath: 'test/1', engine: 'nope' })).toMatchObject({
+      status: 'error',
+      detail: 'Unknown Vox engine: nope',
+    });
   });
 
   it('cleans up old speech files but never files it did not write', async () => {

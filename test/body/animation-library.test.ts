@@ -13,7 +13,7 @@ describe('skins and discovery', () => {
     scratch = undefined;
   });
 
-  it('classifies a state\'s files into loop, post and other', async () => {
+  it("classifies a state's files into loop, post and other", async () => {
     const { body } = await createTestBody();
     const idle = body.getAnimationVariants('idle');
     expect({ loop: names(idle.loop), post: names(idle.post), other: names(idle.other) }).toEqual({

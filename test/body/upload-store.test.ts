@@ -12,7 +12,11 @@ import { ASCII_FBX_FILE, binaryFbx, copyFixtureSkins, plainGlbFile, vrm0File, VR
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const { logger } = createLogger({ level: 'silent', pretty: false });
-const exists = (path: string) => access(path).then(() => true, () => false);
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('upload retention', () => {
   let skins: string;

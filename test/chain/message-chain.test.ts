@@ -16,7 +16,14 @@ describe('message chain', () => {
     test = await createTestServices({ componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted', ...environment } });
     return test.services.assistant.chain;
   };
-  const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({ interfaceId: 'echo', interfacePath: 'echo/1', text, senderId: 'u1', senderName: 'Sam', ...extra });
+  const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({
+    interfaceId: 'echo',
+    interfacePath: 'echo/1',
+    text,
+    senderId: 'u1',
+    senderName: 'Sam',
+    ...extra,
+  });
   const answered = async (result: Promise<SubmitResult>) => {
     const submitted = await result;
     if (submitted.status !== 'queued') throw new Error(`not queued: ${submitted.status}`);
@@ -39,12 +46,19 @@ describe('message chain', () => {
       { role: 'user', content: 'Sam: are you there?' },
     ]);
     const saved = await test.services.history.chat.load('echo/1');
-    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['u1', 'hi'], ['self', 'Hello Sam!'], ['u1', 'are you there?'], ['self', 'Still here.']]);
+    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([
+      ['u1', 'hi'],
+      ['self', 'Hello Sam!'],
+      ['u1', 'are you there?'],
+      ['self', 'Still here.'],
+    ]);
   });
 
   it('hands the answer to an asker that waits for it (awaitsReply), validated, instead of to its interface', async () => {
     const chain = await start();
-    record.script.push('{"actions": [{"type": "message_echo", "payload": {"text": "For you.", "interface_path": "echo/1"}}, {"type": "message_echo", "payload": {"text": "For the other chat.", "interface_path": "echo/2"}}, {"type": "message_echo", "payload": {"text": ""}}]}');
+    record.script.push(
+      '{"actions": [{"type": "message_echo", "payload": {"text": "For you.", "interface_path": "echo/1"}}, {"type": "message_echo", "payload": {"text": "For the other chat.", "interface_path": "echo/2"}}, {"type": "message_echo", "payload": {"text": ""}}]}',
+    );
     const outcome = await answered(chain.submit(message('hi'), { awaitsReply: true }));
     expect(outcome.delivered).toEqual([{ type: 'message_echo', payload: { text: 'For you.', interface_path: 'echo/1' } }]);
     expect(record.delivered).toEqual([{ type: 'message_echo', payload: { text: 'For the other chat.', interface_path: 'echo/2' } }]);
@@ -53,7 +67,7 @@ describe('message chain', () => {
     expect(saved.map((item) => item.text)).toEqual(['hi', 'For you.']);
   });
 
-  it('hands an asker that waits its notices too: a command\'s answer and an engine failure', async () => {
+  it("hands an asker that waits its notices too: a command's answer and an engine failure", async () => {
     const chain = await start();
     const command = await chain.submit(message('/status'), { awaitsReply: true });
     expect(command).toMatchObject({ status: 'command', delivered: [{ type: 'message_echo', payload: { text: expect.stringMatching(/^Status: awake/) } }] });
@@ -63,7 +77,7 @@ describe('message chain', () => {
     expect(record.delivered).toEqual([]);
   });
 
-  it('puts the persona (or PROMPT_OVERRIDE) and only the active components\' actions in the system prompt', async () => {
+  it("puts the persona (or PROMPT_OVERRIDE) and only the active components' actions in the system prompt", async () => {
     const chain = await start({ PROMPT_OVERRIDE: 'You are a pirate.' });
     await answered(chain.submit(message('hi')));
     const system = record.prompts[0]?.[0]?.content ?? '';
@@ -74,7 +88,7 @@ describe('message chain', () => {
     expect(system).not.toContain('message_gated_and');
   });
 
-  it('adds the components\' prompt context, and leaves out one that is not ready in time', async () => {
+  it("adds the components' prompt context, and leaves out one that is not ready in time", async () => {
     const chain = await start();
     record.context = 'The recorder is listening.';
     await answered(chain.submit(message('hi')));
@@ -100,24 +114,32 @@ describe('message chain', () => {
     };
     record.script.push('Answered while saving.');
     expect(await answered(chain.submit(message('hi', { history: [{ role: 'user', content: 'earlier' }] })))).toMatchObject({ outcome: 'answered' });
-    expect(record.prompts[0]?.slice(1)).toEqual([{ role: 'user', content: 'earlier' }, { role: 'user', content: 'Sam: hi' }]);
+    expect(record.prompts[0]?.slice(1)).toEqual([
+      { role: 'user', content: 'earlier' },
+      { role: 'user', content: 'Sam: hi' },
+    ]);
     release();
     const saved = await test.services.history.chat.load('echo/1');
-    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['u1', 'hi'], ['self', 'Answered while saving.']]);
+    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([
+      ['u1', 'hi'],
+      ['self', 'Answered while saving.'],
+    ]);
   });
 
   it('runs valid actions and logs and skips unknown, inactive and invalid ones', async () => {
     const chain = await start();
-    record.script.push(JSON.stringify({
-      actions: [
-        { type: 'launch_rocket', payload: {} },
-        { type: 'message_gated_and', payload: { text: 'x', interface_path: 'gated_and/1' } },
-        { type: 'note', payload: { text: '' } },
-        { type: 'note', payload: { text: 'forbidden' } },
-        { type: 'note', payload: { text: 'remember the milk' } },
-        { type: 'message_echo', payload: { text: 'Done.' } },
-      ],
-    }));
+    record.script.push(
+      JSON.stringify({
+        actions: [
+          { type: 'launch_rocket', payload: {} },
+          { type: 'message_gated_and', payload: { text: 'x', interface_path: 'gated_and/1' } },
+          { type: 'note', payload: { text: '' } },
+          { type: 'note', payload: { text: 'forbidden' } },
+          { type: 'note', payload: { text: 'remember the milk' } },
+          { type: 'message_echo', payload: { text: 'Done.' } },
+        ],
+      }),
+    );
     const outcome = await answered(chain.submit(message('do things')));
     expect(outcome.report?.skipped.map((item) => item.reason)).toEqual([
       'unknown action type',
@@ -135,16 +157,30 @@ describe('message chain', () => {
     const chain = await start();
     const spoken: SpeechRequest[] = [];
     test.services.assistant.speech.register({ speak: async (request) => (spoken.push(request), { status: 'success' }) });
-    record.script.push(JSON.stringify({ actions: [{ type: 'message_echo', payload: { text: 'Good night!' } }, { type: 'tts_speak', payload: { text: 'Good night!', emotion: 'calm' } }] }));
+    record.script.push(
+      JSON.stringify({
+        actions: [
+          { type: 'message_echo', payload: { text: 'Good night!' } },
+          { type: 'tts_speak', payload: { text: 'Good night!', emotion: 'calm' } },
+        ],
+      }),
+    );
     await answered(chain.submit(message('bye')));
     expect(spoken).toEqual([{ text: 'Good night!', emotion: 'calm', interfacePath: 'echo/1', interfaceId: 'echo', mergedText: 'Good night!' }]);
     expect(record.delivered).toEqual([]);
-    expect((record.prompts[0]?.[0]?.content ?? '')).toContain('- tts_speak:');
+    expect(record.prompts[0]?.[0]?.content ?? '').toContain('- tts_speak:');
   });
 
   it('sends the merged text when no speech engine is registered or speech fails', async () => {
     const chain = await start();
-    record.script.push(JSON.stringify({ actions: [{ type: 'message_echo', payload: { text: 'Caption' } }, { type: 'tts_speak', payload: { text: 'Spoken' } }] }));
+    record.script.push(
+      JSON.stringify({
+        actions: [
+          { type: 'message_echo', payload: { text: 'Caption' } },
+          { type: 'tts_speak', payload: { text: 'Spoken' } },
+        ],
+      }),
+    );
     await answered(chain.submit(message('speak')));
     expect(texts()).toEqual(['Caption']);
     test.services.assistant.speech.register({ speak: async () => ({ status: 'error' }) });
@@ -200,7 +236,12 @@ describe('message chain', () => {
     ]);
     expect(results.map((result) => result.outcome)).toEqual(['answered', 'answered', 'answered']);
     expect(record.delivered.filter((item) => item.payload.interface_path === 'echo/1').map((item) => item.payload.text)).toEqual(['re: Sam: 1', 're: Sam: 2']);
-    expect(record.prompts.find((prompt) => prompt.some((turn) => turn.content === 'Sam: 2'))?.slice(1).map((turn) => turn.content)).toEqual(['Sam: 1', 'Sam: 2', 're: Sam: 1']);
+    expect(
+      record.prompts
+        .find((prompt) => prompt.some((turn) => turn.content === 'Sam: 2'))
+        ?.slice(1)
+        .map((turn) => turn.content),
+    ).toEqual(['Sam: 1', 'Sam: 2', 're: Sam: 1']);
   });
 });
 
@@ -277,6 +318,7 @@ describe('attention and operators', () => {
     expect(limited).toMatchObject({ status: 'rate_limited' });
     if (limited.status === 'rate_limited') expect(limited.retryAfterMs).toBeGreaterThan(5_000);
     expect((await say('me too', { senderId: 'u2', interfacePath: 'echo/8' })).status).toBe('queued');
-    for (let index = 0; index < 5; index += 1) expect((await say(`boss ${index}`, { senderId: 'boss', interfacePath: `echo/b${index}` })).status).toBe('queued');
+    for (let index = 0; index < 5; index += 1)
+      expect((await say(`boss ${index}`, { senderId: 'boss', interfacePath: `echo/b${index}` })).status).toBe('queued');
   });
 });

@@ -9,7 +9,10 @@ describe('parseReply', () => {
 
   it('reads a bare {"actions": [...]} object', () => {
     const reply = parseReply('{"actions": [{"type": "note", "payload": {"text": "a"}}, {"type": "tts_speak"}]}');
-    expect(reply.actions).toEqual([{ type: 'note', payload: { text: 'a' } }, { type: 'tts_speak', payload: {} }]);
+    expect(reply.actions).toEqual([
+      { type: 'note', payload: { text: 'a' } },
+      { type: 'tts_speak', payload: {} },
+    ]);
     expect(reply.text).toBe('');
   });
 

@@ -11,7 +11,13 @@ describe('message chain: options of interfaces that answer live', () => {
     test = await createTestServices({ componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted' } });
     return test.services.assistant.chain;
   };
-  const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({ interfaceId: 'echo', interfacePath: 'echo/1', text, senderId: 'u1', ...extra });
+  const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({
+    interfaceId: 'echo',
+    interfacePath: 'echo/1',
+    text,
+    senderId: 'u1',
+    ...extra,
+  });
   const done = (result: SubmitResult) => {
     if (result.status !== 'queued') throw new Error(`not queued: ${result.status}`);
     return result.done;
@@ -42,7 +48,20 @@ describe('message chain: options of interfaces that answer live', () => {
   it('builds the prompt from the history the message carries instead of the stored one', async () => {
     const chain = await start();
     await done(await chain.submit(message('stored')));
-    await done(await chain.submit(message('now', { history: [{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }] })));
-    expect(record.prompts[1]?.slice(1)).toEqual([{ role: 'user', content: 'earlier' }, { role: 'assistant', content: 'reply' }, { role: 'user', content: 'now' }]);
+    await done(
+      await chain.submit(
+        message('now', {
+          history: [
+            { role: 'user', content: 'earlier' },
+            { role: 'assistant', content: 'reply' },
+          ],
+        }),
+      ),
+    );
+    expect(record.prompts[1]?.slice(1)).toEqual([
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: 'reply' },
+      { role: 'user', content: 'now' },
+    ]);
   });
 });

@@ -22,7 +22,9 @@ describe('compat port framing, errors and trust', () => {
   it('streams NDJSON by default: one JSON object per line, the last one done, with CORS for an allowed browser origin', async () => {
     harness = await startCompat({ COMPAT_ALLOWED_ORIGINS: 'http://localhost:3000' });
     harness.model.script({ kind: 'reply', text: 'One two three four.', chunkSize: 3 });
-    const response = await post('/api/chat', JSON.stringify({ model: 'anima', messages: [{ role: 'user', content: 'count' }] }), { origin: 'http://localhost:3000' });
+    const response = await post('/api/chat', JSON.stringify({ model: 'anima', messages: [{ role: 'user', content: 'count' }] }), {
+      origin: 'http://localhost:3000',
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/x-ndjson');
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
@@ -34,7 +36,17 @@ describe('compat port framing, errors and trust', () => {
       expect(new Date(object.created_at as string).toISOString()).toBe(object.created_at);
     }
     expect(Object.keys(objects.at(-1) ?? {})).toEqual([
-      'model', 'created_at', 'message', 'done_reason', 'done', 'total_duration', 'load_duration', 'prompt_eval_count', 'prompt_eval_duration', 'eval_count', 'eval_duration',
+      'model',
+      'created_at',
+      'message',
+      'done_reason',
+      'done',
+      'total_duration',
+      'load_duration',
+      'prompt_eval_count',
+      'prompt_eval_duration',
+      'eval_count',
+      'eval_duration',
     ]);
     expect(objects.map((object) => (object.message as { content: string }).content).join('')).toBe('One two three four.');
   });
@@ -113,12 +125,24 @@ describe('compat port framing, errors and trust', () => {
     const probe = await app.inject({ method: 'GET', url: '/', remoteAddress: REMOTE });
     expect([probe.statusCode, probe.body]).toEqual([200, 'Ollama is running']);
     expect((await app.inject({ method: 'HEAD', url: '/', remoteAddress: REMOTE })).statusCode).toBe(200);
-    for (const url of ['/api/tags', '/api/version', '/v1/models']) expect((await app.inject({ method: 'GET', url, remoteAddress: REMOTE })).statusCode).toBe(401);
+    for (const url of ['/api/tags', '/api/version', '/v1/models'])
+      expect((await app.inject({ method: 'GET', url, remoteAddress: REMOTE })).statusCode).toBe(401);
     const chat = await app.inject({ method: 'POST', url: '/api/chat', remoteAddress: REMOTE, payload: { messages: [{ role: 'user', content: 'hi' }] } });
     expect([chat.statusCode, chat.json()]).toEqual([401, { error: expect.any(String) }]);
-    const openAi = await app.inject({ method: 'POST', url: '/v1/chat/completions', remoteAddress: REMOTE, payload: { messages: [{ role: 'user', content: 'hi' }] } });
+    const openAi = await app.inject({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      remoteAddress: REMOTE,
+      payload: { messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect([openAi.statusCode, openAi.json().error.type]).toEqual([401, 'authentication_error']);
-    const keyed = await app.inject({ method: 'POST', url: '/api/chat', remoteAddress: REMOTE, headers: { authorization: 'Bearer k3y' }, payload: { stream: false, messages: [{ role: 'user', content: 'hi' }] } });
+    const keyed = await app.inject({
+      method: 'POST',
+      url: '/api/chat',
+      remoteAddress: REMOTE,
+      headers: { authorization: 'Bearer k3y' },
+      payload: { stream: false, messages: [{ role: 'user', content: 'hi' }] },
+    });
     expect(keyed.json()).toMatchObject({ done: true, message: { content: 'Hello from the fake model.' } });
     expect(harness.model.requests).toHaveLength(1);
   });

@@ -37,7 +37,12 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
     iterator.abort();
     await harness.model.waitForAborted(1);
     const controller = new AbortController();
-    const waiting = fetch(`${harness.url}/api/chat`, { method: 'POST', headers: JSON_TYPE, body: chatBody('second', { stream: false }), signal: controller.signal }).catch(() => 'aborted');
+    const waiting = fetch(`${harness.url}/api/chat`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: chatBody('second', { stream: false }),
+      signal: controller.signal,
+    }).catch(() => 'aborted');
     while (harness.model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     expect(await waiting).toBe('aborted');
@@ -60,7 +65,8 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
     await expect(ollamaStream()).rejects.toThrow(/COMPAT_STREAM_TIMEOUT/);
     const openai = new OpenAI({ baseURL: `${harness.url}/v1`, apiKey: 'x', maxRetries: 0 });
     const openAiStream = async () => {
-      for await (const chunk of await openai.chat.completions.create({ model: 'anima', messages: [{ role: 'user', content: 'hello?' }], stream: true })) void chunk;
+      for await (const chunk of await openai.chat.completions.create({ model: 'anima', messages: [{ role: 'user', content: 'hello?' }], stream: true }))
+        void chunk;
     };
     await expect(openAiStream()).rejects.toThrow(/COMPAT_STREAM_TIMEOUT/);
     await settled(harness);
@@ -69,9 +75,18 @@ describe('compat answers: cancellation, timeouts, concurrency', () => {
   it('ends a stream: false answer after COMPAT_COMPLETION_TIMEOUT with done_reason timeout', async () => {
     harness = await startCompat({ COMPAT_COMPLETION_TIMEOUT: '0.2' });
     harness.model.script({ kind: 'hang' });
-    const response = await fetch(`${harness.url}/api/generate`, { method: 'POST', headers: JSON_TYPE, body: JSON.stringify({ prompt: 'think hard', stream: false }) });
+    const response = await fetch(`${harness.url}/api/generate`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ prompt: 'think hard', stream: false }),
+    });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ done: true, done_reason: 'timeout', response: '', error: expect.stringContaining('COMPAT_COMPLETION_TIMEOUT') });
+    expect(await response.json()).toMatchObject({
+      done: true,
+      done_reason: 'timeout',
+      response: '',
+      error: expect.stringContaining('COMPAT_COMPLETION_TIMEOUT'),
+    });
     await harness.model.waitForAborted(1);
     await settled(harness);
   });

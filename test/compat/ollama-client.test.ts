@@ -17,9 +17,21 @@ describe('the compat port with the official ollama client', () => {
     const chunks = [];
     for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'hi' }], stream: true })) chunks.push(chunk);
     const final = chunks.at(-1);
-    expect(chunks.slice(0, -1).map((chunk) => chunk.message.content).join('')).toBe('Hello there, friend.');
+    expect(
+      chunks
+        .slice(0, -1)
+        .map((chunk) => chunk.message.content)
+        .join(''),
+    ).toBe('Hello there, friend.');
     expect(chunks.slice(0, -1).every((chunk) => chunk.done === false && chunk.model === 'anima')).toBe(true);
-    expect(final).toMatchObject({ model: 'anima', done: true, done_reason: 'stop', message: { role: 'assistant', content: '' }, prompt_eval_count: 10, eval_count: 4 });
+    expect(final).toMatchObject({
+      model: 'anima',
+      done: true,
+      done_reason: 'stop',
+      message: { role: 'assistant', content: '' },
+      prompt_eval_count: 10,
+      eval_count: 4,
+    });
     expect(final?.total_duration).toBeGreaterThan(0);
     expect(final?.eval_duration).toBeGreaterThanOrEqual(0);
     expect(final?.total_duration).toBeGreaterThanOrEqual((final?.prompt_eval_duration ?? 0) + (final?.eval_duration ?? 0));
@@ -30,9 +42,18 @@ describe('the compat port with the official ollama client', () => {
     await open();
     const transitions = vi.spyOn(harness.test.services.body, 'transitionTo');
     const stops = vi.spyOn(harness.test.services.body, 'stopAnimation');
-    harness.model.script({ kind: 'reply', text: JSON.stringify({ actions: [{ type: 'write_diary', payload: { text: 'Met a client.', tags: [] } }, { type: 'message_compat', payload: { text: 'Noted!' } }] }) });
+    harness.model.script({
+      kind: 'reply',
+      text: JSON.stringify({
+        actions: [
+          { type: 'write_diary', payload: { text: 'Met a client.', tags: [] } },
+          { type: 'message_compat', payload: { text: 'Noted!' } },
+        ],
+      }),
+    });
     let text = '';
-    for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'remember me' }], stream: true })) text += chunk.message.content;
+    for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'remember me' }], stream: true }))
+      text += chunk.message.content;
     expect(text).toBe('Noted!');
     expect((await harness.test.services.history.diary.list({ limit: 5 })).map((entry) => entry.text)).toEqual(['Met a client.']);
     expect(transitions.mock.calls.map((call) => call[0])).toEqual(['think', 'write']);
@@ -72,18 +93,32 @@ describe('the compat port with the official ollama client', () => {
     const sent = harness.model.requests[0]?.body.messages ?? [];
     expect(sent[0]?.role).toBe('system');
     expect(sent[0]?.content).toContain('This conversation is compat/');
-    expect(sent.slice(1)).toEqual([{ role: 'user', content: 'two' }, { role: 'assistant', content: 'dos' }, { role: 'user', content: 'three' }]);
+    expect(sent.slice(1)).toEqual([
+      { role: 'user', content: 'two' },
+      { role: 'assistant', content: 'dos' },
+      { role: 'user', content: 'three' },
+    ]);
     await settled(harness);
     const path = /This conversation is (compat\/[0-9a-f]{16})\./.exec(sent[0]?.content ?? '')?.[1] ?? '';
     const saved = await harness.test.services.history.chat.load(path);
-    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['compat-client', 'three'], ['self', 'Hello from the fake model.']]);
+    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([
+      ['compat-client', 'three'],
+      ['self', 'Hello from the fake model.'],
+    ]);
   });
 
   it('keeps a conversation on one path from one request to the next, and separates another opening', async () => {
     await open();
     const path = (index: number) => /This conversation is (compat\/\S+)\./.exec(harness.model.requests[index]?.body.messages?.[0]?.content ?? '')?.[1];
     await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'hi' }] });
-    await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'Hello!' }, { role: 'user', content: 'how are you?' }] });
+    await client.chat({
+      model: 'anima',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Hello!' },
+        { role: 'user', content: 'how are you?' },
+      ],
+    });
     await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'something else' }] });
     const named = new Ollama({ host: harness.url, headers: { 'X-Anima-Conversation': 'desk-1' } });
     await named.chat({ model: 'anima', messages: [{ role: 'user', content: 'hi' }] });
@@ -114,7 +149,9 @@ describe('the compat port with the official ollama client', () => {
     expect(unknown).toMatchObject({ model: 'llama3.2:1b', message: { content: 'From the default.' } });
     const manual = client.chat({ model: 'anima/manual', messages: [{ role: 'user', content: 'who answers?' }] });
     let pending: Array<{ id: string }> = [];
-    const manualEngine = harness.test.services.assistant.components.engine('manual') as unknown as { routes: Array<{ path: string; handle(input: unknown): { body: { pending: Array<{ id: string }> } } }> };
+    const manualEngine = harness.test.services.assistant.components.engine('manual') as unknown as {
+      routes: Array<{ path: string; handle(input: unknown): { body: { pending: Array<{ id: string }> } } }>;
+    };
     while (pending.length === 0) {
       pending = manualEngine.routes[0]?.handle({ query: {}, body: {} }).body.pending ?? [];
       await new Promise((resolve) => setTimeout(resolve, 5));

@@ -16,7 +16,10 @@ describe('the compat port with the official openai client', () => {
     harness.model.script({ kind: 'reply', text: 'Streaming to OpenAI clients.', chunkSize: 6 });
     const stream = await client.chat.completions.create({
       model: 'anima',
-      messages: [{ role: 'system', content: 'Be nice.' }, { role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      messages: [
+        { role: 'system', content: 'Be nice.' },
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      ],
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -34,7 +37,11 @@ describe('the compat port with the official openai client', () => {
     await open();
     harness.model.script({ kind: 'reply', text: 'One completion.' });
     const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
-    expect(completion).toMatchObject({ object: 'chat.completion', model: 'gpt-4o', choices: [{ index: 0, message: { role: 'assistant', content: 'One completion.' }, finish_reason: 'stop' }] });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      model: 'gpt-4o',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'One completion.' }, finish_reason: 'stop' }],
+    });
     expect(completion.usage?.prompt_tokens).toBe(10);
   });
 

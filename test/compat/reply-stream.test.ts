@@ -34,7 +34,10 @@ describe('ReplyStream, however the deltas fall', () => {
   ];
   const shownAt = (reply: string, cuts: number[]) => {
     const points = [0, ...cuts, reply.length];
-    return run(points.slice(1).map((point, index) => reply.slice(points[index], point)), '').join('');
+    return run(
+      points.slice(1).map((point, index) => reply.slice(points[index], point)),
+      '',
+    ).join('');
   };
 
   it('shows the same text for every split of a reply into two or three deltas', () => {
@@ -54,10 +57,15 @@ describe('ReplyStream, however the deltas fall', () => {
 
 describe('compat conversations', () => {
   it('are named by the header, or by a hash of how they open', () => {
-    const opening = [{ role: 'system', content: 'S' }, { role: 'user', content: 'hi' }];
+    const opening = [
+      { role: 'system', content: 'S' },
+      { role: 'user', content: 'hi' },
+    ];
     expect(conversationId('desk-1', opening)).toBe('desk-1');
     expect(conversationId(undefined, opening)).toMatch(/^[0-9a-f]{16}$/);
-    expect(conversationId(undefined, [...opening, { role: 'assistant', content: 'yo' }, { role: 'user', content: 'more' }])).toBe(conversationId(undefined, opening));
+    expect(conversationId(undefined, [...opening, { role: 'assistant', content: 'yo' }, { role: 'user', content: 'more' }])).toBe(
+      conversationId(undefined, opening),
+    );
     expect(conversationId(undefined, [{ role: 'user', content: 'hi' }])).not.toBe(conversationId(undefined, opening));
   });
 
@@ -70,7 +78,13 @@ describe('compat conversations', () => {
       { role: 'user', content: 'c' },
       { role: 'assistant', content: 'prefill' },
     ];
-    expect(splitConversation(turns, 20)).toEqual({ text: 'c', history: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] });
+    expect(splitConversation(turns, 20)).toEqual({
+      text: 'c',
+      history: [
+        { role: 'user', content: 'a' },
+        { role: 'assistant', content: 'b' },
+      ],
+    });
     expect(splitConversation(turns, 1)?.history).toEqual([{ role: 'assistant', content: 'b' }]);
     expect(splitConversation(turns, 0)?.history).toEqual([]);
     expect(splitConversation([{ role: 'system', content: 'S' }], 20)).toBeUndefined();

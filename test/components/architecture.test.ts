@@ -23,7 +23,10 @@ function typeScriptFiles(folder: string): string[] {
 /** Every module a file imports or re-exports, type-only ones included: relative ones resolved to paths. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?\s*['"]([^'"]+)['"]/g), ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((match) => match[1] ?? '');
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s(?:[^'";]*?\sfrom\s)?\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+  ].map((match) => match[1] ?? '');
   return specifiers.map((specifier) => (specifier.startsWith('.') ? resolve(dirname(file), specifier) : specifier));
 }
 

@@ -12,8 +12,14 @@ describe('component discovery', () => {
   it('finds interfaces, plugins and cortex engines in sorted order, without dev folders by default', async () => {
     const found = await discoverComponents(fixtureRoots, false);
     expect(found.map((item) => `${item.kind}:${item.name}`)).toEqual([
-      'interface:echo', 'interface:gated-and', 'interface:gated-or', 'interface:quiet',
-      'plugin:broken-load', 'plugin:broken-start', 'plugin:not-a-component', 'plugin:recorder',
+      'interface:echo',
+      'interface:gated-and',
+      'interface:gated-or',
+      'interface:quiet',
+      'plugin:broken-load',
+      'plugin:broken-start',
+      'plugin:not-a-component',
+      'plugin:recorder',
       'cortex:scripted',
     ]);
   });
@@ -38,7 +44,10 @@ describe('component registry', () => {
     const { components } = test.services.assistant;
     expect(components.find('broken-load')).toMatchObject({ status: 'FAILED', reason: expect.stringContaining('Failed to load: this module is broken') });
     expect(components.find('broken-start')).toMatchObject({ status: 'FAILED', reason: 'Failed to start: cannot reach the moon' });
-    expect(components.find('not-a-component')).toMatchObject({ status: 'FAILED', reason: expect.stringContaining('must default-export a component definition') });
+    expect(components.find('not-a-component')).toMatchObject({
+      status: 'FAILED',
+      reason: expect.stringContaining('must default-export a component definition'),
+    });
     expect(components.find('echo')?.status).toBe('loaded');
     expect(components.find('recorder')?.status).toBe('loaded');
   });
@@ -54,7 +63,10 @@ describe('component registry', () => {
   });
 
   it('loads an OR-gated interface when one member is set, whitespace counting as missing', async () => {
-    test = await createTestServices({ componentRoots: fixtureRoots, environment: { MATRIX_USER_ID: 'u', MATRIX_PASSWORD: '  ', MATRIX_ACCESS_TOKEN: 'token' } });
+    test = await createTestServices({
+      componentRoots: fixtureRoots,
+      environment: { MATRIX_USER_ID: 'u', MATRIX_PASSWORD: '  ', MATRIX_ACCESS_TOKEN: 'token' },
+    });
     expect(test.services.assistant.components.find('gated-or')?.status).toBe('loaded');
   });
 

@@ -9,7 +9,9 @@ describe('duration variables', () => {
   const durations = Object.entries(variables).filter(([key]) => SECONDS_VALUED.test(key));
 
   it('are all found by name', () => {
-    expect(durations.map(([key]) => key)).toEqual(expect.arrayContaining(['CORTEX_TIMEOUT_S', 'COMPANION_UPLOAD_CLEANUP_INTERVAL_S', 'COMPAT_STREAM_TIMEOUT', 'WEATHER_CACHE_S']));
+    expect(durations.map(([key]) => key)).toEqual(
+      expect.arrayContaining(['CORTEX_TIMEOUT_S', 'COMPANION_UPLOAD_CLEANUP_INTERVAL_S', 'COMPAT_STREAM_TIMEOUT', 'WEATHER_CACHE_S']),
+    );
   });
 
   it('accept at most what a Node timer can wait once converted to milliseconds', () => {

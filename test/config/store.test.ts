@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { httpTtsEndpoints, httpTtsTimeoutSeconds } from '../../src/config/legacy.ts';
-import { ConfigStore, InvalidConfigurationError, InvalidValueError, UnknownVariableError, type ConfigChange, type OverrideStore } from '../../src/config/store.ts';
+import {
+  ConfigStore,
+  InvalidConfigurationError,
+  InvalidValueError,
+  UnknownVariableError,
+  type ConfigChange,
+  type OverrideStore,
+} from '../../src/config/store.ts';
 
 /** An override store kept in a plain object, standing in for the config_entries table. */
 function memoryOverrides(initial: Record<string, string> = {}): OverrideStore & { saved: Record<string, string> } {

@@ -130,7 +130,7 @@ const mysqlUrl = process.env.MYSQL_TEST_URL;
     try {
       const handle = await openDatabase(source.url);
       const entries = new ConfigEntriesRepository(handle.db, handle.dialect);
-      await entries.save('PROMPT_OVERRIDE', "it's a \"test\" \\ with emoji 🐈 and\nnewline");
+      await entries.save('PROMPT_OVERRIDE', 'it\'s a "test" \\ with emoji 🐈 and\nnewline');
       await new ActivityLogRepository(handle.db).add('system', 'dumped', { n: 1 });
       const name = await backupDatabase(handle, folder, logger);
       await handle.close();
@@ -150,7 +150,7 @@ const mysqlUrl = process.env.MYSQL_TEST_URL;
       await restore.end();
       const restored = await openDatabase(target.url);
       expect(await new ConfigEntriesRepository(restored.db, restored.dialect).load()).toEqual({
-        PROMPT_OVERRIDE: "it's a \"test\" \\ with emoji 🐈 and\nnewline",
+        PROMPT_OVERRIDE: 'it\'s a "test" \\ with emoji 🐈 and\nnewline',
       });
       expect((await new ActivityLogRepository(restored.db).list({ limit: 5 })).map((entry) => entry.message)).toEqual(['dumped']);
       await restored.close();

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 const MIGRATIONS = resolve(dirname(fileURLToPath(import.meta.url)), '../../src/db/migrations');
 
 /** Static imports and re-exports (type-only and multi-line too), side-effect imports, import() and require(). */
-const IMPORT = /(?:^|[;\n])\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[;\n])\s*import\s*['"]([^'"]+)['"]|\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|[;\n])\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[;\n])\s*import\s*['"]([^'"]+)['"]|\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function importedModules(source: string): string[] {
   return [...source.matchAll(IMPORT)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
@@ -38,7 +39,15 @@ describe('the import reader', () => {
       "const old = require('fs');",
       "const text = 'import nothing from here';",
     ].join('\n');
-    expect(importedModules(source)).toEqual(['kysely', '../schema.ts', './side-effect.ts', '../../history/interface-path.ts', 'zod', '../../config/schema.ts', 'fs']);
+    expect(importedModules(source)).toEqual([
+      'kysely',
+      '../schema.ts',
+      './side-effect.ts',
+      '../../history/interface-path.ts',
+      'zod',
+      '../../config/schema.ts',
+      'fs',
+    ]);
   });
 
   it('allows kysely, node: built-ins and existing sibling files only', () => {

@@ -65,7 +65,10 @@ export interface LaunchOptions {
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<RunningBrowser> {
-  const args = options.autoplay === 'blocked' ? [...CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--autoplay-policy=')), '--autoplay-policy=document-user-activation-required'] : CHROMIUM_ARGS;
+  const args =
+    options.autoplay === 'blocked'
+      ? [...CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--autoplay-policy=')), '--autoplay-policy=document-user-activation-required']
+      : CHROMIUM_ARGS;
   // playwright gives every launch a fresh temporary profile (the fresh user-data dir the notes ask for).
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
   await mkdir(ARTIFACTS, { recursive: true });
@@ -99,7 +102,9 @@ export function pageGlobal<T>(name: string): T {
 }
 
 export async function waitForAvatar(page: Page, timeoutMs = 20_000): Promise<void> {
-  await page.waitForFunction(() => (globalThis as unknown as Record<string, unknown>).__anima_first_avatar_frame !== undefined, undefined, { timeout: timeoutMs });
+  await page.waitForFunction(() => (globalThis as unknown as Record<string, unknown>).__anima_first_avatar_frame !== undefined, undefined, {
+    timeout: timeoutMs,
+  });
 }
 
 /** Pixels of the scene background, #1b2030, within a small tolerance. */
@@ -131,7 +136,10 @@ export async function foregroundShare(page: Page, box = { x: 0, y: 0, width: 1, 
 /** Starts recording window events of these types into `globalThis.__recorded` (read with `recorded`). */
 export async function recordEvents(page: Page, types: string[]): Promise<void> {
   await page.evaluate((types) => {
-    const scope = globalThis as unknown as { __recorded: Array<{ type: string; detail: unknown; at: number }>; addEventListener: (type: string, listener: (event: { detail: unknown }) => void) => void };
+    const scope = globalThis as unknown as {
+      __recorded: Array<{ type: string; detail: unknown; at: number }>;
+      addEventListener: (type: string, listener: (event: { detail: unknown }) => void) => void;
+    };
     scope.__recorded = [];
     for (const type of types) scope.addEventListener(type, (event) => scope.__recorded.push({ type, detail: event.detail, at: Date.now() }));
   }, types);
@@ -142,7 +150,11 @@ export function recorded<T = unknown>(page: Page): Promise<Array<{ type: string;
 }
 
 /** Waits until the recorded events satisfy `predicate` (polling from Node: the page's CSP forbids eval). */
-export async function waitForRecorded<T = unknown>(page: Page, predicate: (events: Array<{ type: string; detail: T; at: number }>) => boolean, timeoutMs = 10_000) {
+export async function waitForRecorded<T = unknown>(
+  page: Page,
+  predicate: (events: Array<{ type: string; detail: T; at: number }>) => boolean,
+  timeoutMs = 10_000,
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const events = await recorded<T>(page);

@@ -78,7 +78,12 @@ describe('web UI: diary, archives, logs and about pages', () => {
     const version = page.locator('tr', { has: page.locator('th', { hasText: /^version$/ }) });
     await version.waitFor();
     expect(await version.locator('td').textContent()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(await page.locator('tr', { has: page.locator('th', { hasText: /^system\.pid$/ }) }).locator('td').textContent()).toBe(String(process.pid));
+    expect(
+      await page
+        .locator('tr', { has: page.locator('th', { hasText: /^system\.pid$/ }) })
+        .locator('td')
+        .textContent(),
+    ).toBe(String(process.pid));
     await page.screenshot({ path: join(ARTIFACTS, 'webui-about-phone.png'), fullPage: true });
     expect(errors).toEqual([]);
   });

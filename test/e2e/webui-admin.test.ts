@@ -34,7 +34,11 @@ describe('web UI: admin pages', () => {
     await failed.waitFor();
     expect(await failed.getAttribute('data-status')).toBe('FAILED');
     expect(await failed.locator('.reason').textContent()).toBe('Missing required configuration: MATRIX_USER_ID, MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN');
-    const dot = await failed.locator('.status-dot').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+    const dot = await failed
+      .locator('.status-dot')
+      .evaluate(
+        (element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor,
+      );
     expect(dot).toBe('rgb(239, 93, 93)');
     expect(await page.locator('.badge.dev').count()).toBeGreaterThan(0);
     expect(await page.locator('.warning', { hasText: 'not saved' }).count()).toBe(1);

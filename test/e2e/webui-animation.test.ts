@@ -20,7 +20,10 @@ describe('web UI: animation playback driven by the server', () => {
     // The default skin, with `talk` made a short play-once clip (the shipped skin has only looping ones).
     skins = await mkdtemp(join(tmpdir(), 'anima-e2e-skins-'));
     await cp(resolve('skins/default'), join(skins, 'default'), { recursive: true });
-    await writeFile(join(skins, 'default/animations/talk/talking.fbx.json'), JSON.stringify({ fps: 30, loop: { start_frame: 0, end_frame: 20 }, play_once: true }));
+    await writeFile(
+      join(skins, 'default/animations/talk/talking.fbx.json'),
+      JSON.stringify({ fps: 30, loop: { start_frame: 0, end_frame: 20 }, play_once: true }),
+    );
     [server, browser] = await Promise.all([startServer({ environment: { SKINS_DIR: skins } }), launchBrowser()]);
   });
 

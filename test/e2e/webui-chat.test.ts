@@ -2,7 +2,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedRoots } from '../helpers/component-roots.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
-import { ARTIFACTS, launchBrowser, recordEvents, startServer, waitForAvatar, waitForRecorded, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import {
+  ARTIFACTS,
+  launchBrowser,
+  recordEvents,
+  startServer,
+  waitForAvatar,
+  waitForRecorded,
+  watchErrors,
+  type RunningBrowser,
+  type RunningServer,
+} from './browser.ts';
 
 describe('web UI: chat', () => {
   let fake: FakeOpenAi;
@@ -44,7 +54,10 @@ describe('web UI: chat', () => {
   });
 
   it('plays a spoken answer once although both vrm_audio and tts_play announce it', async () => {
-    fake.script({ kind: 'reply', text: '{"actions": [{"type": "tts_speak", "payload": {"text": "Listen to me"}}, {"type": "message_webui", "payload": {"text": "Listen to me!"}}]}' });
+    fake.script({
+      kind: 'reply',
+      text: '{"actions": [{"type": "tts_speak", "payload": {"text": "Listen to me"}}, {"type": "message_webui", "payload": {"text": "Listen to me!"}}]}',
+    });
     const context = await browser.context();
     // Counts every start of a media element, whoever starts it.
     await context.addInitScript(() => {

@@ -59,7 +59,8 @@ describe('web UI: speech when the browser blocks autoplay', () => {
     // Joined: the chat socket has sent the history (seen on the wire, not by asking the page).
     const joined = new Promise<void>((resolve) =>
       page.on('websocket', (socket) => {
-        if (new URL(socket.url()).pathname === '/ws') socket.on('framereceived', ({ payload }) => void (String(payload).includes('"chat_history"') && resolve()));
+        if (new URL(socket.url()).pathname === '/ws')
+          socket.on('framereceived', ({ payload }) => void (String(payload).includes('"chat_history"') && resolve()));
       }),
     );
     await page.goto(server.url);
@@ -68,7 +69,10 @@ describe('web UI: speech when the browser blocks autoplay', () => {
     const { interface_path: interfacePath } = server.test.services.history.sessions.resolve();
     const spoken = await server.test.services.audio.vox.speak({ text: 'Can you hear me?', interfacePath });
     expect(spoken).toMatchObject({ status: 'success', delivered: true });
-    await waitFor(() => media.find((event) => event.kind === 'play'), () => `a play() (${JSON.stringify(media)})`);
+    await waitFor(
+      () => media.find((event) => event.kind === 'play'),
+      () => `a play() (${JSON.stringify(media)})`,
+    );
     expect(media).toEqual([{ kind: 'play', src: expect.stringContaining(spoken.url ?? '?'), outcome: 'NotAllowedError' }]);
     const button = page.getByRole('button', { name: 'Tap to enable sound' });
     await button.waitFor();

@@ -54,7 +54,13 @@ export class RecordingTransport implements BodyTransport {
 
   /** The files of the animation commands so far, by file name. */
   animations(): string[] {
-    return this.messages('vrm_animation').map((message) => decodeURIComponent(String((message as { file: string }).file).split('/').pop() ?? ''));
+    return this.messages('vrm_animation').map((message) =>
+      decodeURIComponent(
+        String((message as { file: string }).file)
+          .split('/')
+          .pop() ?? '',
+      ),
+    );
   }
 
   clear(): void {

@@ -25,7 +25,12 @@ async function freshMysqlDatabase(base: string): Promise<TestDatabase> {
   const url = new URL(base);
   url.pathname = `/${name}`;
   const admin = async (statement: string) => {
-    const connection = await createConnection({ host: url.hostname, port: Number(url.port || 3306), user: decodeURIComponent(url.username || 'root'), password: decodeURIComponent(url.password) });
+    const connection = await createConnection({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username || 'root'),
+      password: decodeURIComponent(url.password),
+    });
     try {
       await connection.query(statement);
     } finally {

@@ -10,7 +10,10 @@ export type Scripted =
 export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
-  body: { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages?: Array<{ role: string; content: string }> } & Record<string, unknown>;
+  body: { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages?: Array<{ role: string; content: string }> } & Record<
+    string,
+    unknown
+  >;
 }
 
 export interface FakeOpenAi {
@@ -40,7 +43,14 @@ const ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function chunk(id: string, model: string, created: number, delta: Record<string, unknown>, finish: string | null) {
-  return { id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] };
+  return {
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model,
+    system_fingerprint: 'fp_fake',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  };
 }
 
 /**
@@ -59,7 +69,16 @@ async function stream(response: ServerResponse, model: string, text: string, chu
     send(chunk(id, model, created, { content: text.slice(index, index + chunkSize) }, null));
   }
   send(chunk(id, model, created, {}, 'stop'));
-  if (usage) send({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices: [], usage: { prompt_tokens: 10, completion_tokens: Math.ceil(text.length / chunkSize), total_tokens: 10 + Math.ceil(text.length / chunkSize) } });
+  if (usage)
+    send({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: 'fp_fake',
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: Math.ceil(text.length / chunkSize), total_tokens: 10 + Math.ceil(text.length / chunkSize) },
+    });
   response.end('data: [DONE]\n\n');
 }
 
@@ -112,16 +131,30 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
         try {
           body = JSON.parse(Buffer.concat(parts).toString('utf8')) as RecordedRequest['body'];
         } catch {
-          response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } }));
+          response
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({
+                error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null },
+              }),
+            );
           return;
         }
         requests.push({ path: request.url ?? '', headers: request.headers, body });
         if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-          response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `Unknown request URL: ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } }));
+          response
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end(
+              JSON.stringify({
+                error: { message: `Unknown request URL: ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
+              }),
+            );
           return;
         }
         if (options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {
-          response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided.', ...ERROR_TYPES[401], param: null } }));
+          response
+            .writeHead(401, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ error: { message: 'Incorrect API key provided.', ...ERROR_TYPES[401], param: null } }));
           return;
         }
         response.on('close', () => {
@@ -136,7 +169,8 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
         if (answer.kind === 'status') {
           const headers: Record<string, string> = { 'content-type': 'application/json' };
           if (answer.retryAfter !== undefined) headers['retry-after'] = String(answer.retryAfter);
-          const message = answer.message ?? (answer.status === 429 ? 'Rate limit reached for requests' : 'The server had an error while processing your request.');
+          const message =
+            answer.message ?? (answer.status === 429 ? 'Rate limit reached for requests' : 'The server had an error while processing your request.');
           response.writeHead(answer.status, headers).end(JSON.stringify({ error: { message, ...ERROR_TYPES[answer.status], param: null } }));
           return;
         }

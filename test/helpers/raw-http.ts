@@ -34,7 +34,12 @@ export function rawRequest(port: number, request: RawRequest): Promise<RawRespon
   const body = request.body === undefined ? Buffer.alloc(0) : Buffer.from(request.body);
   const headers: Record<string, string> = { host: `127.0.0.1:${port}`, connection: 'close', ...request.headers };
   if (body.length > 0) headers['content-length'] = String(body.length);
-  const head = [`${request.method ?? 'GET'} ${request.path} HTTP/1.1`, ...Object.entries(headers).filter(([, value]) => value !== '').map(([name, value]) => `${name}: ${value}`)];
+  const head = [
+    `${request.method ?? 'GET'} ${request.path} HTTP/1.1`,
+    ...Object.entries(headers)
+      .filter(([, value]) => value !== '')
+      .map(([name, value]) => `${name}: ${value}`),
+  ];
   return new Promise((resolve, reject) => {
     const socket = connect({ host: '127.0.0.1', port });
     const chunks: Buffer[] = [];

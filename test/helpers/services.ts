@@ -33,7 +33,11 @@ export interface TestServiceOptions {
 export async function createTestServices(options: TestServiceOptions = {}): Promise<TestServices> {
   const cwd = await mkdtemp(join(tmpdir(), 'anima-test-'));
   const config = ConfigStore.fromSources({ envFile: options.envFile ?? {}, environment: options.environment ?? {} });
-  const { logger, tap } = createLogger({ level: options.logLevel ?? 'silent', pretty: false, ...(options.logDestination ? { destination: options.logDestination } : {}) });
+  const { logger, tap } = createLogger({
+    level: options.logLevel ?? 'silent',
+    pretty: false,
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
   let restarts = 0;
   const services = await createServices({
     config,

@@ -39,7 +39,9 @@ async function seedLegacy(dialect: DialectName, url: string, extra: LegacyRow[] 
     const sqlite = new SqliteDatabase(url.slice('sqlite:'.length));
     sqlite.exec(SQLITE_LEGACY);
     const insert = sqlite.prepare(INSERT);
-    sqlite.transaction(() => rows.forEach((row, index) => insert.run(legacyId(index), ...row.map((value) => (typeof value === 'number' ? String(value) : value)))))();
+    sqlite.transaction(() =>
+      rows.forEach((row, index) => insert.run(legacyId(index), ...row.map((value) => (typeof value === 'number' ? String(value) : value)))),
+    )();
     sqlite.close();
     return;
   }
@@ -79,7 +81,11 @@ describeEachDialect('legacy chat_history migration', (dialect) => {
       [19, 'telegram_bot/-100123', 'empty thread means none'],
       [22, 'discord_bot/998877/42', 'numeric ids'],
     ]);
-    const history = new ChatHistory({ repository: new ChatHistoryRepository(handle.db, handle.dialect, handle.sqlite), keep: () => 10, logger: createLogger({ level: 'silent', pretty: false }).logger });
+    const history = new ChatHistory({
+      repository: new ChatHistoryRepository(handle.db, handle.dialect, handle.sqlite),
+      keep: () => 10,
+      logger: createLogger({ level: 'silent', pretty: false }).logger,
+    });
     const main = await history.load(toInterfacePath('telegram_bot', -100123));
     expect(main.map((message) => [message.text, message.timestamp, message.role])).toEqual([
       ['first', '2024-03-01T10:00:00.000000Z', 'user'],
@@ -97,10 +103,26 @@ describeEachDialect('legacy chat_history migration', (dialect) => {
   });
 
   it('converts a larger table in batches without losing a row and is not repeated at the next start', async () => {
-    const extra: LegacyRow[] = Array.from({ length: 700 }, (_, index) => ['c1', 'matrix', index % 2 === 0 ? null : 't', 'Dee', '3', `bulk ${index}`, '2024-04-01 00:00:00']);
+    const extra: LegacyRow[] = Array.from({ length: 700 }, (_, index) => [
+      'c1',
+      'matrix',
+      index % 2 === 0 ? null : 't',
+      'Dee',
+      '3',
+      `bulk ${index}`,
+      '2024-04-01 00:00:00',
+    ]);
     await seedLegacy(dialect, database.url, extra);
     handle = await openDatabase(database.url);
-    const count = async () => Number((await handle!.db.selectFrom('chat_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      Number(
+        (
+          await handle!.db
+            .selectFrom('chat_history')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     expect(await count()).toBe(LEGACY_ROWS.length + extra.length);
     const sameSecond = await handle.db.selectFrom('chat_history').select('timestamp').where('interface_path', '=', 'matrix/c1/t').execute();
     expect(new Set(sameSecond.map((row) => row.timestamp)).size).toBe(350);

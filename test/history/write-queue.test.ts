@@ -24,7 +24,12 @@ const policy = { capacity: 3, initialDelayMs: 5, maxDelayMs: 40 };
 describe('write retry queue', () => {
   it('writes at once while the database answers', async () => {
     const written: number[] = [];
-    const queue = new WriteQueue(async (item: number) => void written.push(item), (item) => ({ item }), recordingLog().log, policy);
+    const queue = new WriteQueue(
+      async (item: number) => void written.push(item),
+      (item) => ({ item }),
+      recordingLog().log,
+      policy,
+    );
     expect(await queue.submit(1)).toEqual({ status: 'written', result: undefined });
     expect(written).toEqual([1]);
   });
@@ -33,10 +38,15 @@ describe('write retry queue', () => {
     let down = true;
     const written: number[] = [];
     const { log, lines } = recordingLog();
-    const queue = new WriteQueue(async (item: number) => {
-      if (down) throw unreachable();
-      written.push(item);
-    }, (item) => ({ item }), log, policy);
+    const queue = new WriteQueue(
+      async (item: number) => {
+        if (down) throw unreachable();
+        written.push(item);
+      },
+      (item) => ({ item }),
+      log,
+      policy,
+    );
     expect(await queue.submit(1)).toEqual({ status: 'queued' });
     expect(await queue.submit(2)).toEqual({ status: 'queued' });
     expect(queue.size).toBe(2);
@@ -50,10 +60,15 @@ describe('write retry queue', () => {
 
   it('backs off exponentially up to the maximum delay', async () => {
     const attempts: number[] = [];
-    const queue = new WriteQueue(async () => {
-      attempts.push(Date.now());
-      throw unreachable();
-    }, () => ({}), recordingLog().log, policy);
+    const queue = new WriteQueue(
+      async () => {
+        attempts.push(Date.now());
+        throw unreachable();
+      },
+      () => ({}),
+      recordingLog().log,
+      policy,
+    );
     await queue.submit(1);
     await vi.waitFor(() => expect(attempts.length).toBeGreaterThanOrEqual(6), { timeout: 3000, interval: 5 });
     const gaps = attempts.slice(1).map((at, index) => at - (attempts[index] ?? at));
@@ -65,9 +80,14 @@ describe('write retry queue', () => {
 
   it('drops the oldest message beyond capacity, with an error in the log', async () => {
     const { log, lines } = recordingLog();
-    const queue = new WriteQueue(async () => {
-      throw unreachable();
-    }, (item: number) => ({ item }), log, { ...policy, initialDelayMs: 60_000 });
+    const queue = new WriteQueue(
+      async () => {
+        throw unreachable();
+      },
+      (item: number) => ({ item }),
+      log,
+      { ...policy, initialDelayMs: 60_000 },
+    );
     for (const item of [1, 2, 3, 4]) await queue.submit(item);
     expect(queue.size).toBe(3);
     expect(lines.find((line) => line.level === 'error')).toMatchObject({ data: { item: 1, capacity: 3 } });
@@ -76,9 +96,14 @@ describe('write retry queue', () => {
   });
 
   it('hands a non-transient error straight to the caller', async () => {
-    const queue = new WriteQueue(async () => {
-      throw Object.assign(new Error('Data too long'), { code: 'ER_DATA_TOO_LONG' });
-    }, () => ({}), recordingLog().log, policy);
+    const queue = new WriteQueue(
+      async () => {
+        throw Object.assign(new Error('Data too long'), { code: 'ER_DATA_TOO_LONG' });
+      },
+      () => ({}),
+      recordingLog().log,
+      policy,
+    );
     await expect(queue.submit(1)).rejects.toThrow('Data too long');
     expect(queue.size).toBe(0);
   });

@@ -59,7 +59,12 @@ describe('animation endpoints', () => {
     });
 
     it('rejects malformed JSON with 400', async () => {
-      const response = await subject.app.inject({ method: 'POST', url: '/api/animation_state', headers: { 'content-type': 'application/json' }, payload: '{"state":' });
+      const response = await subject.app.inject({
+        method: 'POST',
+        url: '/api/animation_state',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"state":',
+      });
       expect(response.statusCode).toBe(400);
     });
   });
@@ -123,7 +128,9 @@ describe('animation endpoints', () => {
       const saved = await subject.app.inject({ method: 'POST', url: '/api/config', payload: { key: 'ACTIVE_SKIN', value: 'alt' } });
       expect(saved.statusCode).toBe(200);
       // The switch ends by playing the active state again, from the new skin.
-      await vi.waitFor(async () => expect((await subject.app.inject({ method: 'GET', url: '/api/animation_state' })).json()).toMatchObject({ state: 'idle', file: 'Alt Idle.fbx' }));
+      await vi.waitFor(async () =>
+        expect((await subject.app.inject({ method: 'GET', url: '/api/animation_state' })).json()).toMatchObject({ state: 'idle', file: 'Alt Idle.fbx' }),
+      );
       expect((await subject.app.inject({ method: 'GET', url: '/api/skins/current_skin' })).json()).toEqual({ skin: 'alt' });
       expect((await subject.app.inject({ method: 'GET', url: '/api/body/state/model' })).json().vrm_model.url).toBe('/skins/alt/alt.vrm');
     });

@@ -64,7 +64,12 @@ describe('the http Vox engine against a local TTS server', () => {
 
   it('sends {text, reference_id, format} in reference mode and keeps a WAV answer as it is', async () => {
     server = await ttsServer();
-    harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'http', HTTP_TTS_ENDPOINTS: `${server.base}/wav`, HTTP_TTS_REFERENCE_ID: 'ref-42', HTTP_TTS_FORMAT: 'wav' });
+    harness = await audioHarness({
+      ACTIVE_VOX_ENGINE: 'http',
+      HTTP_TTS_ENDPOINTS: `${server.base}/wav`,
+      HTTP_TTS_REFERENCE_ID: 'ref-42',
+      HTTP_TTS_FORMAT: 'wav',
+    });
     const result = await harness.audio.vox.speak({ text: 'Reference mode speaking', interfacePath: 'test/1' });
     expect(server.received[0]?.body).toEqual({ text: 'Reference mode speaking', reference_id: 'ref-42', format: 'wav' });
     expect(server.received[0]?.headers.authorization).toBeUndefined();
@@ -76,7 +81,12 @@ describe('the http Vox engine against a local TTS server', () => {
 
   it('falls back to the legacy TTS_ENDPOINTS and TTS_TIMEOUT_SECONDS, cutting a slow endpoint and trying the next', async () => {
     server = await ttsServer();
-    harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'http', TTS_ENDPOINTS: `${server.base}/slow,${server.base}/pcm`, TTS_TIMEOUT_SECONDS: '0.3', HTTP_TTS_SAMPLE_RATE: '16000' });
+    harness = await audioHarness({
+      ACTIVE_VOX_ENGINE: 'http',
+      TTS_ENDPOINTS: `${server.base}/slow,${server.base}/pcm`,
+      TTS_TIMEOUT_SECONDS: '0.3',
+      HTTP_TTS_SAMPLE_RATE: '16000',
+    });
     const started = Date.now();
     const result = await harness.audio.vox.speak({ text: 'The first server is too slow', interfacePath: 'test/1' });
     expect(result.status).toBe('success');
@@ -87,12 +97,21 @@ describe('the http Vox engine against a local TTS server', () => {
   it('reports an error when every endpoint fails (the caller then falls back to text)', async () => {
     server = await ttsServer();
     harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'http', HTTP_TTS_ENDPOINTS: `${server.base}/down`, VOX_FALLBACK_TO_TEXT: 'false' });
-    expect(await harness.audio.vox.speak({ text: 'Nobody can say this', interfacePath: 'test/1' })).toMatchObject({ status: 'error', detail: 'the engine returned no audio' });
+    expect(await harness.audio.vox.speak({ text: 'Nobody can say this', interfacePath: 'test/1' })).toMatchObject({
+      status: 'error',
+      detail: 'the engine returned no audio',
+    });
   });
 
   it('maps an external endpoint with the vox mapping to a Vox engine named after it (legacy payload)', async () => {
     server = await ttsServer();
-    const endpoint = { name: 'studio', protocol: 'custom', base_url: `${server.base}/`, extra_config: { legacy_http_tts: true, tts_voice_wav: 'me.wav', tts_endpoint_path: '/wav' }, mappings: { vox: true } };
+    const endpoint = {
+      name: 'studio',
+      protocol: 'custom',
+      base_url: `${server.base}/`,
+      extra_config: { legacy_http_tts: true, tts_voice_wav: 'me.wav', tts_endpoint_path: '/wav' },
+      mappings: { vox: true },
+    };
     harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'studio', VOX_ENGINE_SETTINGS: JSON.stringify({ external_endpoints: [endpoint] }) });
     const result = await harness.audio.vox.speak({ text: 'Spoken by the studio endpoint', interfacePath: 'test/1' });
     expect(result).toMatchObject({ status: 'success', engine: 'studio' });

@@ -124,7 +124,9 @@ describe('public body API (/api/body/)', () => {
     it('GET and POST /api/body/assets/missing return what the client does not hold', async () => {
       const { assets } = (await get('/api/body/assets/manifest')).json();
       const [first, second] = assets as Array<{ url: string; hash: string }>;
-      const viaPost = (await subject.app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has_assets: [first?.hash, second?.url] } })).json();
+      const viaPost = (
+        await subject.app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has_assets: [first?.hash, second?.url] } })
+      ).json();
       expect(viaPost.missing).toHaveLength(assets.length - 2);
       const viaHas = (await subject.app.inject({ method: 'POST', url: '/api/body/assets/missing', payload: { has: [first?.hash] } })).json();
       expect(viaHas.missing).toHaveLength(assets.length - 1);

@@ -61,7 +61,12 @@ describe('loopback trust is for this machine, not for every website in its brows
       const rebound = await onWeb({ path: '/api/config', headers: { host: `evil.example:${web}` } });
       expect([rebound.status, errorCode(rebound.body)]).toEqual([403, 'forbidden_host']);
       expect(rebound.body).not.toContain('OPENAI_BASE_URL');
-      const write = await onWeb({ method: 'POST', path: '/api/config', headers: { host: `evil.example:${web}`, 'content-type': 'application/json' }, body: JSON.stringify({ key: 'OPENAI_BASE_URL', value: 'http://evil.example/v1' }) });
+      const write = await onWeb({
+        method: 'POST',
+        path: '/api/config',
+        headers: { host: `evil.example:${web}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'OPENAI_BASE_URL', value: 'http://evil.example/v1' }),
+      });
       expect(write.status).toBe(403);
       expect(harness.services.config.get('OPENAI_BASE_URL')).toBe('https://api.openai.com/v1');
       expect((await onWeb({ path: '/skins/default/persona.json', headers: { host: 'evil.example' } })).status).toBe(403);
@@ -97,7 +102,7 @@ describe('loopback trust is for this machine, not for every website in its brows
       }
     });
 
-    it('admits a WebSocket from the web UI\'s own origin', async () => {
+    it("admits a WebSocket from the web UI's own origin", async () => {
       await start();
       const client = await openSocket(`ws://127.0.0.1:${web}/ws`, { origin: `http://127.0.0.1:${web}` });
       client.socket.send(JSON.stringify({ type: 'hello' }));
@@ -113,7 +118,13 @@ describe('loopback trust is for this machine, not for every website in its brows
     it('refuses a cross-site multipart upload and stores nothing', async () => {
       await start();
       const fbx = await readFile(ASCII_FBX_FILE);
-      const form = multipart([{ name: 'state', value: 'idle' }, { name: 'file', filename: 'Wave.fbx', value: fbx }], harness.services);
+      const form = multipart(
+        [
+          { name: 'state', value: 'idle' },
+          { name: 'file', filename: 'Wave.fbx', value: fbx },
+        ],
+        harness.services,
+      );
       const { authorization: _token, ...formHeaders } = form.headers;
       const browsers: Array<Record<string, string>> = [{ origin: EVIL }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
       for (const browser of browsers) {
@@ -125,30 +136,46 @@ describe('loopback trust is for this machine, not for every website in its brows
       expect(await readdir(join(skins, 'temp')).catch(() => [])).toEqual([]);
     });
 
-    it('never trusts a form post by address alone: without a token it is 401, with the page\'s token it is stored', async () => {
+    it("never trusts a form post by address alone: without a token it is 401, with the page's token it is stored", async () => {
       await start();
       const fbx = await readFile(ASCII_FBX_FILE);
-      const form = multipart([{ name: 'state', value: 'idle' }, { name: 'file', filename: 'Wave.fbx', value: fbx }], harness.services);
+      const form = multipart(
+        [
+          { name: 'state', value: 'idle' },
+          { name: 'file', filename: 'Wave.fbx', value: fbx },
+        ],
+        harness.services,
+      );
       const { authorization, ...formHeaders } = form.headers;
       const bare = await onWeb({ method: 'POST', path: '/api/animations/upload', headers: formHeaders, body: form.payload });
       expect([bare.status, errorCode(bare.body)]).toEqual([401, 'unauthorized']);
-      const page = await onWeb({ method: 'POST', path: '/api/animations/upload', headers: { ...formHeaders, authorization, origin: `http://127.0.0.1:${web}` }, body: form.payload });
+      const page = await onWeb({
+        method: 'POST',
+        path: '/api/animations/upload',
+        headers: { ...formHeaders, authorization, origin: `http://127.0.0.1:${web}` },
+        body: form.payload,
+      });
       expect(page.status).toBe(201);
     });
 
-    it('refuses a text/plain post (what any site\'s form can send) and never stores it', async () => {
+    it("refuses a text/plain post (what any site's form can send) and never stores it", async () => {
       await start();
       const body = JSON.stringify({ key: 'OPENAI_BASE_URL', value: 'http://evil.example/v1' });
       const bare = await onWeb({ method: 'POST', path: '/api/config', headers: { 'content-type': 'text/plain' }, body });
       expect(bare.status).toBe(401);
       const cross = await onWeb({ method: 'POST', path: '/api/config', headers: { 'content-type': 'text/plain', origin: EVIL }, body });
       expect(cross.status).toBe(403);
-      const tokened = await onWeb({ method: 'POST', path: '/api/config', headers: { 'content-type': 'text/plain', authorization: `Bearer ${harness.services.trust.tokens.issue().token}` }, body });
+      const tokened = await onWeb({
+        method: 'POST',
+        path: '/api/config',
+        headers: { 'content-type': 'text/plain', authorization: `Bearer ${harness.services.trust.tokens.issue().token}` },
+        body,
+      });
       expect([tokened.status, errorCode(tokened.body)]).toEqual([415, 'unsupported_media_type']);
       expect(harness.services.config.get('OPENAI_BASE_URL')).toBe('https://api.openai.com/v1');
     });
 
-    it('refuses a JSON request from a foreign origin or a cross-site fetch without Origin, and serves the page\'s own', async () => {
+    it("refuses a JSON request from a foreign origin or a cross-site fetch without Origin, and serves the page's own", async () => {
       await start();
       const json = { 'content-type': 'application/json' };
       const body = JSON.stringify({ key: 'LOGGING_LEVEL', value: 'debug' });
@@ -157,7 +184,12 @@ describe('loopback trust is for this machine, not for every website in its brows
       const stripped = await onWeb({ path: '/api/config', headers: { 'sec-fetch-site': 'same-site' } });
       expect(stripped.status).toBe(403);
       expect(harness.services.config.get('LOGGING_LEVEL')).toBe('info');
-      const own = await onWeb({ method: 'POST', path: '/api/config', headers: { ...json, origin: `http://localhost:${web}`, host: `localhost:${web}`, 'sec-fetch-site': 'same-origin' }, body });
+      const own = await onWeb({
+        method: 'POST',
+        path: '/api/config',
+        headers: { ...json, origin: `http://localhost:${web}`, host: `localhost:${web}`, 'sec-fetch-site': 'same-origin' },
+        body,
+      });
       expect(own.status).toBe(200);
       expect((await onWeb({ path: '/api/about', headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
     });
@@ -193,7 +225,11 @@ describe('loopback trust is for this machine, not for every website in its brows
       expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
       const preflight = await onCompat({ method: 'OPTIONS', path: '/api/chat', headers: { origin: EVIL, 'access-control-request-method': 'POST' } });
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
-      const allowed = await onCompat({ method: 'OPTIONS', path: '/api/chat', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
+      const allowed = await onCompat({
+        method: 'OPTIONS',
+        path: '/api/chat',
+        headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+      });
       expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:3000');
       const tags = await onCompat({ path: '/api/tags', headers: { origin: 'http://localhost:3000' } });
       expect([tags.status, tags.headers['access-control-allow-origin']]).toEqual([200, 'http://localhost:3000']);

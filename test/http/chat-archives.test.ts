@@ -40,7 +40,9 @@ describeEachDialect('chat archives and session metadata over HTTP', (dialect) =>
     expect(await readdir(archiveDir())).toEqual([`${id}.json`]);
     expect(await current()).toEqual([]);
     const list = (await app.inject({ method: 'GET', url: '/api/chat/archives' })).json();
-    expect(list.archives).toEqual([{ archive_id: id, name: expect.stringMatching(/^Chat of /), created_at: expect.any(String), message_count: 2, interface_path: path }]);
+    expect(list.archives).toEqual([
+      { archive_id: id, name: expect.stringMatching(/^Chat of /), created_at: expect.any(String), message_count: 2, interface_path: path },
+    ]);
   });
 
   it('answers an archive of an empty chat with success false and no file', async () => {
@@ -88,7 +90,16 @@ describeEachDialect('chat archives and session metadata over HTTP', (dialect) =>
       {
         interface_path: path,
         archive_id: oldId,
-        messages: [{ id: expect.any(Number), role: 'user', username: 'Ann', text: 'old conversation', timestamp: expect.stringMatching(/^\d{4}-.*\.\d{6}Z$/), interface_path: path }],
+        messages: [
+          {
+            id: expect.any(Number),
+            role: 'user',
+            username: 'Ann',
+            text: 'old conversation',
+            timestamp: expect.stringMatching(/^\d{4}-.*\.\d{6}Z$/),
+            interface_path: path,
+          },
+        ],
       },
     ]);
   });
@@ -120,7 +131,9 @@ describeEachDialect('chat archives and session metadata over HTTP', (dialect) =>
     expect((await app.inject({ method: 'POST', url: `/api/chat/archives/${id}/rename`, payload: { name: '   ' } })).statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: `/api/chat/archives/${id}/rename`, payload: {} })).statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: '/api/chat/restore', payload: {} })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'POST', url: '/api/chat/restore', headers: { 'content-type': 'application/json' }, payload: '{oops' })).statusCode).toBe(400);
+    expect((await app.inject({ method: 'POST', url: '/api/chat/restore', headers: { 'content-type': 'application/json' }, payload: '{oops' })).statusCode).toBe(
+      400,
+    );
     await writeFile(join(archiveDir(), 'broken.json'), 'not json');
     const broken = await app.inject({ method: 'POST', url: '/api/chat/restore', payload: { archive_id: 'broken' } });
     expect(broken.statusCode).toBe(409);
@@ -134,7 +147,10 @@ describeEachDialect('chat archives and session metadata over HTTP', (dialect) =>
     const merged = await app.inject({ method: 'POST', url: '/api/chat/session_meta', payload: { pinned: null, mood: { calm: 1 } } });
     expect(merged.statusCode).toBe(200);
     expect(merged.json().metadata).toEqual({ title: 'Trip ✈️', mood: { calm: 1 } });
-    expect((await app.inject({ method: 'GET', url: '/api/chat/session_meta' })).json()).toMatchObject({ metadata: { title: 'Trip ✈️', mood: { calm: 1 } }, updated_at: expect.any(String) });
+    expect((await app.inject({ method: 'GET', url: '/api/chat/session_meta' })).json()).toMatchObject({
+      metadata: { title: 'Trip ✈️', mood: { calm: 1 } },
+      updated_at: expect.any(String),
+    });
     expect((await app.inject({ method: 'POST', url: '/api/chat/session_meta', payload: [1, 2] })).statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: '/api/chat/session_meta', payload: { big: 'x'.repeat(20_000) } })).statusCode).toBe(400);
     expect((await app.inject({ method: 'GET', url: '/api/chat/session_meta?session_id=someone-else' })).statusCode).toBe(404);

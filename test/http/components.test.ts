@@ -40,7 +40,10 @@ describe('components endpoints', () => {
     expect(echo.status).toBe('loaded');
     expect(echo.actions[0]).toMatchObject({ type: 'message_echo', brief: 'Send a message on echo.', schema: { type: 'object' } });
     expect(body.interfaces.find((item: { name: string }) => item.name === 'integration')).toMatchObject({ status: 'loaded', builtin: true });
-    expect(body.plugins.find((item: { name: string }) => item.name === 'broken-start')).toMatchObject({ status: 'FAILED', reason: 'Failed to start: cannot reach the moon' });
+    expect(body.plugins.find((item: { name: string }) => item.name === 'broken-start')).toMatchObject({
+      status: 'FAILED',
+      reason: 'Failed to start: cannot reach the moon',
+    });
     expect(body.llm).toMatchObject({ active: 'scripted', configured: 'scripted', notice: null });
     expect(body.llm.engines[0]).toMatchObject({ name: 'scripted', engine_kind: 'chat', active: true });
     expect(body.summary.plugins).toEqual({ total: 4, loaded: 1, failed: 3, stopped: 0 });
@@ -83,14 +86,21 @@ describe('components endpoints', () => {
 
   it('POST /api/components/run runs a runnable component, 409 for one with nothing to run', async () => {
     await open();
-    expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'recorder' } })).json()).toEqual({ status: 'ok', name: 'recorder', result: { ran: true } });
+    expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'recorder' } })).json()).toEqual({
+      status: 'ok',
+      name: 'recorder',
+      result: { ran: true },
+    });
     expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'echo' } })).statusCode).toBe(409);
     expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'ghost' } })).statusCode).toBe(404);
   });
 
   it('loads a gated interface when POST /api/config sets its variables, without a restart', async () => {
     await open();
-    for (const [key, value] of [['REDDIT_CLIENT_ID', 'id'], ['REDDIT_USERNAME', 'anima']]) {
+    for (const [key, value] of [
+      ['REDDIT_CLIENT_ID', 'id'],
+      ['REDDIT_USERNAME', 'anima'],
+    ]) {
       expect((await app.inject({ method: 'POST', url: '/api/config', payload: { key, value } })).statusCode).toBe(200);
     }
     await new Promise((resolve) => setImmediate(resolve));

@@ -52,7 +52,10 @@ describe('POST /api/config: durations', () => {
     for (const key of ['CORTEX_TIMEOUT_S', 'COMPANION_UPLOAD_CLEANUP_INTERVAL_S', 'VOX_TIMEOUT_SECONDS']) {
       const response = await post(test, key, 3_000_000);
       expect(response.statusCode, key).toBe(400);
-      expect(response.json().error).toMatchObject({ code: 'invalid_request', details: [expect.objectContaining({ message: expect.stringContaining('2147483 seconds') })] });
+      expect(response.json().error).toMatchObject({
+        code: 'invalid_request',
+        details: [expect.objectContaining({ message: expect.stringContaining('2147483 seconds') })],
+      });
     }
     expect(test.harness.services.config.get('CORTEX_TIMEOUT_S')).toBe(120);
     expect((await post(test, 'CORTEX_TIMEOUT_S', 2_147_483)).statusCode).toBe(200);
@@ -164,7 +167,10 @@ describe('GET /api/config: saved entries not in use', () => {
     folder = await mkdtemp(join(tmpdir(), 'anima-config-'));
     const databaseUrl = `sqlite:${join(folder, 'anima.sqlite')}`;
     const first = await createTestServices({ databaseUrl });
-    await first.services.database.db.insertInto('config_entries').values({ name: 'CHAT_HISTORY', value: 'lots', updated_at: new Date().toISOString() }).execute();
+    await first.services.database.db
+      .insertInto('config_entries')
+      .values({ name: 'CHAT_HISTORY', value: 'lots', updated_at: new Date().toISOString() })
+      .execute();
     await first.close();
 
     const harness = await createTestServices({ databaseUrl });

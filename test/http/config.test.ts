@@ -58,7 +58,11 @@ describe('configuration endpoints', () => {
 
     it('accepts a JSON variable as an object and validates its shape', async () => {
       await start();
-      const ok = await app.inject({ method: 'POST', url: '/api/config', payload: { key: 'VOX_LANGUAGE_OVERRIDES', value: { it: { engine: 'http', voice: 'giulia' } } } });
+      const ok = await app.inject({
+        method: 'POST',
+        url: '/api/config',
+        payload: { key: 'VOX_LANGUAGE_OVERRIDES', value: { it: { engine: 'http', voice: 'giulia' } } },
+      });
       expect(ok.statusCode).toBe(200);
       expect(harness.services.config.get('VOX_LANGUAGE_OVERRIDES')).toEqual({ it: { engine: 'http', voice: 'giulia' } });
       const bad = await app.inject({ method: 'POST', url: '/api/config', payload: { key: 'VOX_LANGUAGE_OVERRIDES', value: { english: { voice: 'x' } } } });
@@ -108,7 +112,11 @@ describe('configuration endpoints', () => {
   describe('config files', () => {
     it('uploads the file of a file variable, points the variable at it, and downloads it', async () => {
       await start();
-      const upload = await app.inject({ method: 'POST', url: '/api/config/APP_WEBUI_TLS_CERT/upload', ...multipart('file', '../../etc/cert.pem', 'CERTIFICATE') });
+      const upload = await app.inject({
+        method: 'POST',
+        url: '/api/config/APP_WEBUI_TLS_CERT/upload',
+        ...multipart('file', '../../etc/cert.pem', 'CERTIFICATE'),
+      });
       expect(upload.statusCode).toBe(201);
       expect(upload.json()).toMatchObject({ key: 'APP_WEBUI_TLS_CERT', path: join('backups', 'config_files', 'APP_WEBUI_TLS_CERT', 'cert.pem'), size: 11 });
       expect(harness.services.config.get('APP_WEBUI_TLS_CERT')).toBe(upload.json().path);
@@ -130,7 +138,11 @@ describe('configuration endpoints', () => {
 
     it('answers 413 for a file over APP_UPLOAD_MAX_BYTES and leaves nothing on disk', async () => {
       await start({ environment: { APP_UPLOAD_MAX_BYTES: '100' } });
-      const response = await app.inject({ method: 'POST', url: '/api/config/APP_WEBUI_TLS_CERT/upload', ...multipart('file', 'big.pem', Buffer.alloc(5000, 1)) });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/config/APP_WEBUI_TLS_CERT/upload',
+        ...multipart('file', 'big.pem', Buffer.alloc(5000, 1)),
+      });
       expect(response.statusCode).toBe(413);
       expect(response.json().error.code).toBe('payload_too_large');
       const folder = join(harness.cwd, 'backups', 'config_files', 'APP_WEBUI_TLS_CERT');

@@ -16,7 +16,9 @@ describeEachDialect('diary endpoints', (dialect) => {
     const { diary } = harness.services.history;
     ids = [];
     for (const [index, text] of ['morning walk 🌅', 'met Ann', 'rainy day'].entries()) {
-      ids.push((await diary.add({ text, tags: ['day'], interface_path: index === 1 ? 'telegram/1' : null, created_at: `2024-06-0${index + 1}T08:00:00.000Z` })).id);
+      ids.push(
+        (await diary.add({ text, tags: ['day'], interface_path: index === 1 ? 'telegram/1' : null, created_at: `2024-06-0${index + 1}T08:00:00.000Z` })).id,
+      );
     }
   });
   afterEach(async () => {
@@ -30,7 +32,14 @@ describeEachDialect('diary endpoints', (dialect) => {
   it('lists entries newest first in the contract shape', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/diary' });
     expect(response.statusCode).toBe(200);
-    expect(response.json().entries[1]).toEqual({ id: ids[1], created_at: '2024-06-02T08:00:00.000Z', interface_path: 'telegram/1', text: 'met Ann', tags: ['day'], archived: false });
+    expect(response.json().entries[1]).toEqual({
+      id: ids[1],
+      created_at: '2024-06-02T08:00:00.000Z',
+      interface_path: 'telegram/1',
+      text: 'met Ann',
+      tags: ['day'],
+      archived: false,
+    });
     expect(await texts('/api/diary')).toEqual(['rainy day', 'met Ann', 'morning walk 🌅']);
     expect(await texts('/api/diary?limit=1')).toEqual(['rainy day']);
   });

@@ -40,14 +40,18 @@ describe('trust is decided on the route that matched, whatever the URL spelling'
   let operations: Array<{ method: string; path: string }> = [];
 
   beforeAll(async () => {
-    harness = await createTestServices({ environment: { APP_TRUST_LOOPBACK: 'false', APP_API_KEY: KEY, APP_RATE_LIMIT_PER_MINUTE: '1000000', WEB_DEBUG: '1' } });
+    harness = await createTestServices({
+      environment: { APP_TRUST_LOOPBACK: 'false', APP_API_KEY: KEY, APP_RATE_LIMIT_PER_MINUTE: '1000000', WEB_DEBUG: '1' },
+    });
     web = await buildApp(harness.services);
     compat = await buildCompatApp(harness.services);
     await web.listen({ host: '127.0.0.1', port: 0 });
     await compat.listen({ host: '127.0.0.1', port: 0 });
     ports = { web: (web.server.address() as AddressInfo).port, compat: (compat.server.address() as AddressInfo).port };
     const document = web.swagger() as { paths: Record<string, Record<string, unknown>> };
-    operations = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: concrete(path) })));
+    operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: concrete(path) })),
+    );
   });
   afterAll(async () => {
     await web.close();
@@ -98,7 +102,12 @@ describe('trust is decided on the route that matched, whatever the URL spelling'
     for (const { method, path } of routes) {
       const spellings = path.startsWith('/v1/') ? [path, `/%76${path.slice(2)}`, `/v1/%6Dodels`, `/V1${path.slice(3)}`, `/${path}`] : [path, ...variants(path)];
       for (const spelling of spellings) {
-        const answer = await rawRequest(ports.compat, { method, path: spelling, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+        const answer = await rawRequest(ports.compat, {
+          method,
+          path: spelling,
+          headers: { 'content-type': 'application/json' },
+          body: method === 'POST' ? '{}' : undefined,
+        });
         if (!REFUSED.includes(answer.status)) served.push(`${method} ${spelling} -> ${answer.status}`);
       }
     }

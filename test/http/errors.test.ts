@@ -47,7 +47,7 @@ describe('error responses', () => {
 });
 
 describe('malformed URLs', () => {
-  it('answer 400 in the contract shape on the web port and in Ollama\'s on the compat port', async () => {
+  it("answer 400 in the contract shape on the web port and in Ollama's on the compat port", async () => {
     const harness = await createTestServices();
     const web = await buildApp(harness.services);
     const compat = await buildCompatApp(harness.services);

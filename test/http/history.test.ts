@@ -72,7 +72,18 @@ describeEachDialect('history endpoints', (dialect) => {
 
   it('answers 400, never 500, for an invalid since or limit', async () => {
     for (const url of ['/api/history/chat', '/api/history/activity', '/api/history/diary']) {
-      for (const query of ['since=yesterday', 'since=2024-13-01T00:00:00Z', 'since=2024-02-30T00:00:00Z', 'since=', 'limit=0', 'limit=-5', 'limit=abc', 'limit=1.5', 'limit=100000', 'limit=']) {
+      for (const query of [
+        'since=yesterday',
+        'since=2024-13-01T00:00:00Z',
+        'since=2024-02-30T00:00:00Z',
+        'since=',
+        'limit=0',
+        'limit=-5',
+        'limit=abc',
+        'limit=1.5',
+        'limit=100000',
+        'limit=',
+      ]) {
         const response = await get(`${url}?${query}`);
         expect(response.statusCode, `${url}?${query}`).toBe(400);
         expect(response.json().error.code).toBe('invalid_request');

@@ -40,11 +40,22 @@ describe('integrations', () => {
     const first = await outbox('desk');
     expect(first).toEqual({
       source: 'desk',
-      messages: [{ id: expect.any(String), type: 'chat', payload: { text: 'Hi desk!' }, metadata: { in_reply_to: accepted.json().id, interface_path: 'integration/desk' }, created_at: expect.any(String) }],
+      messages: [
+        {
+          id: expect.any(String),
+          type: 'chat',
+          payload: { text: 'Hi desk!' },
+          metadata: { in_reply_to: accepted.json().id, interface_path: 'integration/desk' },
+          created_at: expect.any(String),
+        },
+      ],
     });
     expect((await outbox('desk')).messages).toEqual([]);
     const saved = await test.services.history.chat.load('integration/desk');
-    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([['ann', 'hello'], ['self', 'Hi desk!']]);
+    expect(saved.map((item) => [item.sender_id, item.text])).toEqual([
+      ['ann', 'hello'],
+      ['self', 'Hi desk!'],
+    ]);
   });
 
   it('stores other types for later retrieval', async () => {
@@ -58,7 +69,12 @@ describe('integrations', () => {
 
   it('refuses a malformed integration message with 400', async () => {
     await open();
-    for (const payload of [{ type: 'chat', payload: { text: 'x' } }, { source: 'a b', type: 'chat', payload: {} }, { source: 'desk', type: 'chat', payload: 'text' }, { source: 'desk', type: 'chat', payload: { text: '  ' } }]) {
+    for (const payload of [
+      { type: 'chat', payload: { text: 'x' } },
+      { source: 'a b', type: 'chat', payload: {} },
+      { source: 'desk', type: 'chat', payload: 'text' },
+      { source: 'desk', type: 'chat', payload: { text: '  ' } },
+    ]) {
       const response = await post(payload);
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('invalid_request');
@@ -86,7 +102,9 @@ describe('integrations', () => {
       await test.close();
       await open({ databaseUrl: database.url });
       const after = await outbox('companion');
-      expect(after.messages.map((message: { type: string; payload: unknown }) => [message.type, message.payload])).toEqual([['chat', { text: 'Stretch your legs!' }]]);
+      expect(after.messages.map((message: { type: string; payload: unknown }) => [message.type, message.payload])).toEqual([
+        ['chat', { text: 'Stretch your legs!' }],
+      ]);
       expect((await outbox('companion')).messages).toEqual([]);
     } finally {
       await app.close();
@@ -107,7 +125,9 @@ describe('integrations', () => {
       record.script.push('Thinking done.');
       await post({ source: 'desk', type: 'chat', payload: { text: 'hello' } });
       await settled();
-      await client.next((message) => (message as Message).type === 'vrm_animation' && (message as Message).state === 'idle' && client.messages.indexOf(message) >= seen);
+      await client.next(
+        (message) => (message as Message).type === 'vrm_animation' && (message as Message).state === 'idle' && client.messages.indexOf(message) >= seen,
+      );
       const later = client.messages.slice(seen) as Message[];
       expect(later.filter((message) => message.type === 'vrm_animation').map((message) => message.state)).toEqual(['think', 'write', 'idle']);
       expect(later.findIndex((message) => message.type === 'preload_animation')).toBeLessThan(later.findIndex((message) => message.state === 'think'));
@@ -130,12 +150,23 @@ describe('shipped plugins and the manual engine', () => {
   const startProvider = async () => {
     provider = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://x');
-      const answer = providerAnswers.shift() ?? { status: 200, body: {
-        latitude: Number(url.searchParams.get('latitude')),
-        longitude: Number(url.searchParams.get('longitude')),
-        current_units: { temperature_2m: '°C' },
-        current: { time: '2025-06-03T14:00', interval: 900, temperature_2m: 21.5, apparent_temperature: 22, relative_humidity_2m: 40, weather_code: 2, wind_speed_10m: 7.2 },
-      } };
+      const answer = providerAnswers.shift() ?? {
+        status: 200,
+        body: {
+          latitude: Number(url.searchParams.get('latitude')),
+          longitude: Number(url.searchParams.get('longitude')),
+          current_units: { temperature_2m: '°C' },
+          current: {
+            time: '2025-06-03T14:00',
+            interval: 900,
+            temperature_2m: 21.5,
+            apparent_temperature: 22,
+            relative_humidity_2m: 40,
+            weather_code: 2,
+            wind_speed_10m: 7.2,
+          },
+        },
+      };
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
     });
     await new Promise<void>((resolve) => provider?.listen(0, '127.0.0.1', resolve));
@@ -156,7 +187,17 @@ describe('shipped plugins and the manual engine', () => {
     expect(ok).toEqual({
       status: 'ok',
       last_fetch: expect.any(String),
-      weather: { latitude: 45.46, longitude: 9.19, observed_at: '2025-06-03T14:00', temperature_c: 21.5, apparent_temperature_c: 22, humidity_percent: 40, wind_speed_kmh: 7.2, weather_code: 2, description: 'partly cloudy' },
+      weather: {
+        latitude: 45.46,
+        longitude: 9.19,
+        observed_at: '2025-06-03T14:00',
+        temperature_c: 21.5,
+        apparent_temperature_c: 22,
+        humidity_percent: 40,
+        wind_speed_kmh: 7.2,
+        weather_code: 2,
+        description: 'partly cloudy',
+      },
     });
     providerAnswers.push({ status: 500, body: { error: true } });
     const down = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
@@ -176,7 +217,11 @@ describe('shipped plugins and the manual engine', () => {
   it('GET /api/weather/current is unavailable with the reason while the plugin is not configured or unreachable', async () => {
     await open({ WEATHER_PROVIDER_URL: 'http://127.0.0.1:9/' });
     const gated = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
-    expect(gated).toMatchObject({ status: 'unavailable', weather: null, reason: expect.stringContaining('Missing required configuration: WEATHER_LATITUDE, WEATHER_LONGITUDE') });
+    expect(gated).toMatchObject({
+      status: 'unavailable',
+      weather: null,
+      reason: expect.stringContaining('Missing required configuration: WEATHER_LATITUDE, WEATHER_LONGITUDE'),
+    });
     await test.services.config.set('WEATHER_LATITUDE', '1');
     await test.services.config.set('WEATHER_LONGITUDE', '2');
     await new Promise((resolve) => setImmediate(resolve));
@@ -192,7 +237,12 @@ describe('shipped plugins and the manual engine', () => {
     expect(pending[0]?.interface_path).toBe('integration/desk');
     expect(pending[0]?.messages[0]?.content).toContain('(Europe/Rome)');
     expect(pending[0]?.messages[0]?.content).toContain('- write_diary:');
-    const answer = JSON.stringify({ actions: [{ type: 'write_diary', payload: { text: 'Someone asked the time.', tags: ['time'] } }, { type: 'message_integration', payload: { text: 'Tea time.' } }] });
+    const answer = JSON.stringify({
+      actions: [
+        { type: 'write_diary', payload: { text: 'Someone asked the time.', tags: ['time'] } },
+        { type: 'message_integration', payload: { text: 'Tea time.' } },
+      ],
+    });
     expect((await app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: answer } })).statusCode).toBe(200);
     expect((await app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: 'again' } })).statusCode).toBe(404);
     while (test.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));

@@ -57,12 +57,21 @@ describe('a client that goes away mid-upload', () => {
     const socket = connect(port, '127.0.0.1');
     await once(socket, 'connect');
     const head = [
-      `--${BOUNDARY}`, 'Content-Disposition: form-data; name="state"', '', 'think',
-      `--${BOUNDARY}`, 'Content-Disposition: form-data; name="file"; filename="Cut.fbx"', 'Content-Type: application/octet-stream', '', '',
+      `--${BOUNDARY}`,
+      'Content-Disposition: form-data; name="state"',
+      '',
+      'think',
+      `--${BOUNDARY}`,
+      'Content-Disposition: form-data; name="file"; filename="Cut.fbx"',
+      'Content-Type: application/octet-stream',
+      '',
+      '',
     ].join('\r\n');
     // Request lines are not logged: the request's first line is the multipart parser's, once it reads the body.
     const reading = nextLine((line) => line.reqId !== undefined);
-    socket.write(`POST /api/animations/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-API-Key: ${API_KEY}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 1000000\r\n\r\n${head}${'x'.repeat(64 * 1024)}`);
+    socket.write(
+      `POST /api/animations/upload HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-API-Key: ${API_KEY}\r\nContent-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: 1000000\r\n\r\n${head}${'x'.repeat(64 * 1024)}`,
+    );
     await reading;
     // Whatever the server makes of the cut request is the next line above debug for that request.
     const verdict = nextLine((line) => line.reqId !== undefined && line.level > 20);

@@ -73,7 +73,10 @@ describe('temporary animation uploads', () => {
 
     it('recognises binary FBX and VRMA by content, whatever their names, and takes the descriptor as a file', async () => {
       await start();
-      const binary = await upload([{ name: 'file', filename: 'clip.bin', value: binaryFbx() }, { name: 'state', value: 'write' }]);
+      const binary = await upload([
+        { name: 'file', filename: 'clip.bin', value: binaryFbx() },
+        { name: 'state', value: 'write' },
+      ]);
       expect(binary.statusCode).toBe(201);
       expect(binary.json()).toMatchObject({ state: 'write', file: 'clip.bin.fbx', descriptor: null });
       const vrma = await upload([
@@ -90,10 +93,16 @@ describe('temporary animation uploads', () => {
 
     it('answers 415 for a file that is not FBX or VRMA by content (text, a VRM model), storing nothing', async () => {
       await start();
-      const text = await upload([{ name: 'state', value: 'think' }, { name: 'file', filename: 'Thinking.fbx', value: 'just some text\n' }]);
+      const text = await upload([
+        { name: 'state', value: 'think' },
+        { name: 'file', filename: 'Thinking.fbx', value: 'just some text\n' },
+      ]);
       expect(text.statusCode).toBe(415);
       expect(text.json().error.code).toBe('unsupported_media_type');
-      const model = await upload([{ name: 'state', value: 'think' }, { name: 'file', filename: 'model.vrma', value: await readFile(VRM_1_FILE) }]);
+      const model = await upload([
+        { name: 'state', value: 'think' },
+        { name: 'file', filename: 'model.vrma', value: await readFile(VRM_1_FILE) },
+      ]);
       expect(model.statusCode).toBe(415);
       expect(await tempEntries()).toEqual([]);
       expect(await readdir(join(skins, 'temp', '.incoming'))).toEqual([]);
@@ -130,14 +139,24 @@ describe('temporary animation uploads', () => {
       expect(response.json().error.code).toBe('payload_too_large');
       expect(await tempEntries()).toEqual([]);
       expect(await readdir(join(skins, 'temp', '.incoming'))).toEqual([]);
-      expect((await upload([{ name: 'state', value: 'think' }, { name: 'file', filename: 'small.fbx', value: binaryFbx() }])).statusCode).toBe(201);
+      expect(
+        (
+          await upload([
+            { name: 'state', value: 'think' },
+            { name: 'file', filename: 'small.fbx', value: binaryFbx() },
+          ])
+        ).statusCode,
+      ).toBe(201);
     });
 
     it('sanitises hostile file names so the file never leaves its upload folder', async () => {
       await start();
       const names = ['../../../evil.fbx', '/etc/passwd', '..\\..\\win.fbx', 'nul\0byte.fbx', `${'x'.repeat(5000)}.fbx`];
       for (const filename of names) {
-        const response = await upload([{ name: 'state', value: 'think' }, { name: 'file', filename, value: binaryFbx() }]);
+        const response = await upload([
+          { name: 'state', value: 'think' },
+          { name: 'file', filename, value: binaryFbx() },
+        ]);
         expect(response.statusCode, filename).toBe(201);
         const { upload_id: id, file } = response.json();
         expect(file).toMatch(/^[A-Za-z0-9._-]{1,100}\.fbx$/);
@@ -179,14 +198,25 @@ describe('temporary animation uploads', () => {
       const first = (await upload([{ name: 'state', value: 'think' }, { name: 'descriptor', value: JSON.stringify(DESCRIPTOR) }, await fbx()])).json();
       const promoted = await promote({ upload_id: first.upload_id });
       expect(promoted.statusCode).toBe(200);
-      expect(promoted.json()).toEqual({ promoted: true, skin: 'default', state: 'think', file: 'Pondering.fbx', url: '/skins/default/animations/think/Pondering.fbx' });
+      expect(promoted.json()).toEqual({
+        promoted: true,
+        skin: 'default',
+        state: 'think',
+        file: 'Pondering.fbx',
+        url: '/skins/default/animations/think/Pondering.fbx',
+      });
       const folder = join(skins, 'default', 'animations', 'think');
       expect(await readFile(join(folder, 'Pondering.fbx'))).toEqual(await readFile(ASCII_FBX_FILE));
       expect(JSON.parse(await readFile(join(folder, 'Pondering.fbx.json'), 'utf8'))).toEqual(DESCRIPTOR);
       expect((await get('/api/animations/uploads')).json()).toEqual({ uploads: [] });
       expect((await promote({ upload_id: first.upload_id })).statusCode).toBe(404);
 
-      const second = (await upload([{ name: 'state', value: 'think' }, { name: 'file', filename: 'Pondering.fbx', value: binaryFbx() }])).json();
+      const second = (
+        await upload([
+          { name: 'state', value: 'think' },
+          { name: 'file', filename: 'Pondering.fbx', value: binaryFbx() },
+        ])
+      ).json();
       const clash = await promote({ upload_id: second.upload_id });
       expect(clash.statusCode).toBe(409);
       expect(clash.json().error.code).toBe('conflict');
@@ -199,7 +229,12 @@ describe('temporary animation uploads', () => {
 
     it('promotes into a named skin; an unknown skin or upload is 404 and a malformed id 400', async () => {
       await start({ COMPANION_PROMOTE_ENABLED: '1' });
-      const { upload_id: id } = (await upload([{ name: 'state', value: 'idle' }, { name: 'file', filename: 'Sway.vrma', value: await readFile(VRMA_FILE) }])).json();
+      const { upload_id: id } = (
+        await upload([
+          { name: 'state', value: 'idle' },
+          { name: 'file', filename: 'Sway.vrma', value: await readFile(VRMA_FILE) },
+        ])
+      ).json();
       expect((await promote({ upload_id: id, skin: 'nope' })).statusCode).toBe(404);
       expect((await promote({ upload_id: id, skin: '../default' })).statusCode).toBe(404);
       expect((await promote({ upload_id: 'f'.repeat(32) })).statusCode).toBe(404);
@@ -209,13 +244,19 @@ describe('temporary animation uploads', () => {
     });
   });
 
-  describe('the promote_upload action (plugins/uploads, delivered like a model\'s action)', () => {
+  describe("the promote_upload action (plugins/uploads, delivered like a model's action)", () => {
     const origin = (senderId: string) => ({ interfaceId: 'telegram_bot', interfacePath: 'telegram_bot/1', messageId: 'm1', senderId, metadata: {} });
-    const promote = (payload: Record<string, unknown>, senderId = 'operator') => harness.services.assistant.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
+    const promote = (payload: Record<string, unknown>, senderId = 'operator') =>
+      harness.services.assistant.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
 
     it('follows the same rules: refused while disabled, a clash unless overwrite, and only for an operator', async () => {
       await start({ TRAINER_IDS: 'telegram_bot:operator' }, { plugins: shippedRoots.plugins });
-      const { upload_id: id } = (await upload([{ name: 'state', value: 'think' }, { name: 'file', filename: 'Thinking.fbx', value: binaryFbx() }])).json();
+      const { upload_id: id } = (
+        await upload([
+          { name: 'state', value: 'think' },
+          { name: 'file', filename: 'Thinking.fbx', value: binaryFbx() },
+        ])
+      ).json();
       expect(await promote({ upload_id: id })).toMatchObject({ delivered: false, reason: expect.stringMatching(/disabled/) });
       await harness.services.config.set('COMPANION_PROMOTE_ENABLED', '1');
       expect(await promote({ upload_id: id }, 'stranger')).toMatchObject({ delivered: false, reason: expect.stringMatching(/operator/) });

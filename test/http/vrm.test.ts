@@ -71,7 +71,11 @@ describe('POST /api/vrm', () => {
 
   it('answers 415 for a glTF without a VRM extension, a VRM Animation or text, leaving nothing', async () => {
     await start();
-    for (const [value, name] of [[await plainGlbFile(), 'plain.vrm'], [await readFile(VRMA_FILE), 'anim.vrm'], ['not a model', 'text.vrm']] as const) {
+    for (const [value, name] of [
+      [await plainGlbFile(), 'plain.vrm'],
+      [await readFile(VRMA_FILE), 'anim.vrm'],
+      ['not a model', 'text.vrm'],
+    ] as const) {
       const response = await send(value, name);
       expect(response.statusCode, name).toBe(415);
       expect(response.json().error.code).toBe('unsupported_media_type');

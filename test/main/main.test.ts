@@ -79,10 +79,19 @@ describe('npm start (src/main.ts)', () => {
 
     const body = JSON.stringify({ key: 'OPENAI_MODEL', value: 'saved-during-shutdown' });
     const answer = new Promise<number>((resolve, reject) => {
-      const request = httpRequest({ host: web.hostname, port: web.port, path: '/api/config', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
+      const request = httpRequest(
+        {
+          host: web.hostname,
+          port: web.port,
+          path: '/api/config',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
       request.on('error', reject);
       request.write(body.slice(0, 10));
       setTimeout(() => {
@@ -104,8 +113,16 @@ describe('npm start (src/main.ts)', () => {
     const first = await anima.waitFor(isBanner);
     const web = String(first.web);
     const before = await getJson<About>(new URL('/api/about', web));
-    await fetch(new URL('/api/config', web), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: 'CHAT_HISTORY', value: 33 }) });
-    const restart = await fetch(new URL('/api/system/restart', web), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"confirm": true}' });
+    await fetch(new URL('/api/config', web), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ key: 'CHAT_HISTORY', value: 33 }),
+    });
+    const restart = await fetch(new URL('/api/system/restart', web), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"confirm": true}',
+    });
     expect(restart.status).toBe(202);
     const second = await anima.waitFor((line) => isBanner(line) && line !== first);
     const after = await getJson<About>(new URL('/api/about', String(second.web)));
@@ -117,7 +134,11 @@ describe('npm start (src/main.ts)', () => {
   });
 
   it('serves HTTPS too when the certificate variables name files', async () => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=localhost'], { cwd, stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=localhost'],
+      { cwd, stdio: 'ignore' },
+    );
     anima = spawnAnima(cwd, { APP_WEBUI_TLS_CERT: 'cert.pem', APP_WEBUI_TLS_KEY: 'key.pem', APP_WEBUI_HTTPS_PORT: '0' });
     const banner = await anima.waitFor(isBanner);
     expect(banner.https).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/$/);
@@ -160,7 +181,9 @@ describe('npm start (src/main.ts)', () => {
     await anima.exited;
     // The API refuses this value now; a database saved before that, or edited by hand, may still hold it.
     const database = new SqliteDatabase(join(cwd, 'backups', 'anima.sqlite'));
-    database.prepare('INSERT INTO config_entries (name, value, updated_at) VALUES (?, ?, ?)').run('APP_WEBUI_HTTP_PORT', String(compatPort), new Date().toISOString());
+    database
+      .prepare('INSERT INTO config_entries (name, value, updated_at) VALUES (?, ?, ?)')
+      .run('APP_WEBUI_HTTP_PORT', String(compatPort), new Date().toISOString());
     database.close();
 
     anima = spawnAnima(cwd, { COMPAT_API_SERVER_PORT: String(compatPort) });
@@ -170,7 +193,11 @@ describe('npm start (src/main.ts)', () => {
     const banner = await anima.waitFor(isBanner);
     expect(banner.compat).toBe(`http://127.0.0.1:${compatPort}/`);
     const entry = await getJson(new URL('/api/config/APP_WEBUI_HTTP_PORT', String(banner.web)));
-    expect(entry).toMatchObject({ value: '0', source: 'environment', ignored: { value: String(compatPort), reason: expect.stringContaining('COMPAT_API_SERVER_PORT') } });
+    expect(entry).toMatchObject({
+      value: '0',
+      source: 'environment',
+      ignored: { value: String(compatPort), reason: expect.stringContaining('COMPAT_API_SERVER_PORT') },
+    });
     const listing = await getJson<{ entries: Array<{ key: string; ignored?: unknown }> }>(new URL('/api/config', String(banner.web)));
     expect(listing.entries.filter((item) => item.ignored).map((item) => item.key)).toEqual(['APP_WEBUI_HTTP_PORT']);
   });

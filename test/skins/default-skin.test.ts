@@ -16,11 +16,30 @@ const SKIN_DIR = fileURLToPath(new URL('../../skins/default/', import.meta.url))
 const read = (path: string) => readFileSync(join(SKIN_DIR, path));
 
 const REQUIRED_BONES = [
-  'hips', 'spine', 'chest', 'upperChest', 'neck', 'head', 'leftEye', 'rightEye',
-  'leftShoulder', 'leftUpperArm', 'leftLowerArm', 'leftHand',
-  'rightShoulder', 'rightUpperArm', 'rightLowerArm', 'rightHand',
-  'leftUpperLeg', 'leftLowerLeg', 'leftFoot', 'leftToes',
-  'rightUpperLeg', 'rightLowerLeg', 'rightFoot', 'rightToes',
+  'hips',
+  'spine',
+  'chest',
+  'upperChest',
+  'neck',
+  'head',
+  'leftEye',
+  'rightEye',
+  'leftShoulder',
+  'leftUpperArm',
+  'leftLowerArm',
+  'leftHand',
+  'rightShoulder',
+  'rightUpperArm',
+  'rightLowerArm',
+  'rightHand',
+  'leftUpperLeg',
+  'leftLowerLeg',
+  'leftFoot',
+  'leftToes',
+  'rightUpperLeg',
+  'rightLowerLeg',
+  'rightFoot',
+  'rightToes',
 ] as const;
 
 /** The default files of each logical state, as the spec names them. */
@@ -32,7 +51,12 @@ const STATE_FILES: Record<string, string[]> = {
 };
 
 const MIXAMO_BONES = [
-  'Hips', 'Spine', 'Spine1', 'Spine2', 'Neck', 'Head',
+  'Hips',
+  'Spine',
+  'Spine1',
+  'Spine2',
+  'Neck',
+  'Head',
   ...['Left', 'Right'].flatMap((s) => ['Shoulder', 'Arm', 'ForeArm', 'Hand', 'UpLeg', 'Leg', 'Foot', 'ToeBase'].map((b) => s + b)),
 ];
 
@@ -87,8 +111,7 @@ function poseAt<T>(vrm: VRM, clip: AnimationClip, seconds: number, measure: (bon
   return result;
 }
 
-const positions = (bone: (name: HumanBone) => Object3D) =>
-  new Map(REQUIRED_BONES.map((name) => [name, bone(name).getWorldPosition(new Vector3())]));
+const positions = (bone: (name: HumanBone) => Object3D) => new Map(REQUIRED_BONES.map((name) => [name, bone(name).getWorldPosition(new Vector3())]));
 
 describe('default skin', () => {
   let vrm: VRM;
@@ -228,7 +251,9 @@ describe('default skin', () => {
       const mid = (loop.start_frame + loop.end_frame) / 2 / thinking.descriptor.fps;
       // Normalised bones keep T-pose axes: the right hand runs along its local -X to the fingertips.
       const gap = poseAt(vrm, clip, mid, (bone) =>
-        bone('rightHand').localToWorld(new Vector3(-0.15, 0, 0)).distanceTo(bone('head').localToWorld(new Vector3(0, -0.01, 0.07))),
+        bone('rightHand')
+          .localToWorld(new Vector3(-0.15, 0, 0))
+          .distanceTo(bone('head').localToWorld(new Vector3(0, -0.01, 0.07))),
       );
       expect(gap).toBeLessThan(0.06);
     });

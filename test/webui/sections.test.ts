@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { locate, planSteps, sliceClip } from '../../src/webui/avatar/sections.ts';
 
 const clip = new AnimationClip('take', 130 / 30, [new NumberKeyframeTrack('x.value', [0, 130 / 30], [0, 130])]);
-const structured = { fps: 30, intro: { start_frame: 0, end_frame: 20 }, loop: { start_frame: 20, end_frame: 110 }, outro: { start_frame: 110, end_frame: 130 } };
+const structured = {
+  fps: 30,
+  intro: { start_frame: 0, end_frame: 20 },
+  loop: { start_frame: 20, end_frame: 110 },
+  outro: { start_frame: 110, end_frame: 130 },
+};
 
 describe('descriptor sections in the web UI player', () => {
   it('plays intro then a repeating loop for a looping command, and the outro alone on the outro phase', () => {

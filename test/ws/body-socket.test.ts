@@ -122,7 +122,10 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
     const talk = (await client.next((message) => ofType('vrm_animation')(message) && (message as Message).state === 'talk')) as Message;
     expect(talk.loop).toBe(false);
     client.socket.send(JSON.stringify({ type: 'animation_complete', file: talk.file, state: 'talk' }));
-    await client.next((message) => ofType('vrm_animation')(message) && (message as Message).state === 'idle' && client.messages.indexOf(message) > client.messages.indexOf(talk));
+    await client.next(
+      (message) =>
+        ofType('vrm_animation')(message) && (message as Message).state === 'idle' && client.messages.indexOf(message) > client.messages.indexOf(talk),
+    );
     expect(harness.services.body.getAnimation().state).toBe('idle');
   });
 

@@ -27,7 +27,15 @@ describe('web chat over WS /ws', () => {
   async function start(environment: Record<string, string> = {}) {
     harness = await createTestServices({
       componentRoots: shippedRoots,
-      environment: { SKINS_DIR: FIXTURE_SKINS, CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test', OPENAI_MAX_RETRIES: '0', ...environment },
+      environment: {
+        SKINS_DIR: FIXTURE_SKINS,
+        CORTEX_ENGINE: 'openai',
+        OPENAI_BASE_URL: fake.baseUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_MODEL: 'gpt-test',
+        OPENAI_MAX_RETRIES: '0',
+        ...environment,
+      },
     });
     app = await buildApp(harness.services);
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -142,7 +150,11 @@ describe('web chat over WS /ws', () => {
   it('turns away bad chat frames with the usual error, and chat on the body API socket', async () => {
     await start();
     const a = await window();
-    for (const bad of [{ type: 'chat', text: '   ', id: 'e' }, { type: 'chat', text: 'x'.repeat(4001), id: 'l' }, { type: 'chat', text: 'no id' }]) {
+    for (const bad of [
+      { type: 'chat', text: '   ', id: 'e' },
+      { type: 'chat', text: 'x'.repeat(4001), id: 'l' },
+      { type: 'chat', text: 'no id' },
+    ]) {
       send(a, bad);
       expect(await a.next(ofType('error'))).toMatchObject({ type: 'error', code: 'invalid_message' });
       a.messages.length = 0;
@@ -192,7 +204,9 @@ describe('web chat over WS /ws', () => {
     const restored = await app.inject({ method: 'POST', url: '/api/chat/restore', payload: { archive_id: archived.json().archive_id } });
     expect(restored.json()).toMatchObject({ success: true, restored: 2 });
     for (const w of [a, b]) {
-      const history = (await w.next((message) => ofType('chat_history')(message) && (message as Message).restored === true)) as { messages: Array<{ role: string; text: string; id: unknown }> };
+      const history = (await w.next((message) => ofType('chat_history')(message) && (message as Message).restored === true)) as {
+        messages: Array<{ role: string; text: string; id: unknown }>;
+      };
       expect(history.messages.map((m) => [m.role, m.text])).toEqual([
         ['user', 'Remember this'],
         ['assistant', 'Noted.'],
@@ -204,10 +218,19 @@ describe('web chat over WS /ws', () => {
   it('speaks tts_speak answers as tts_play to the conversation, with the caption as the reply', async () => {
     await start();
     const a = await window();
-    fake.script({ kind: 'reply', text: '{"actions": [{"type": "tts_speak", "payload": {"text": "Hello out loud"}}, {"type": "message_webui", "payload": {"text": "Hello out loud!"}}]}' });
+    fake.script({
+      kind: 'reply',
+      text: '{"actions": [{"type": "tts_speak", "payload": {"text": "Hello out loud"}}, {"type": "message_webui", "payload": {"text": "Hello out loud!"}}]}',
+    });
     send(a, { type: 'chat', text: 'Say hello', id: 's' });
     const play = (await a.next(ofType('tts_play'), 15_000)) as Message;
-    expect(play).toEqual({ type: 'tts_play', url: expect.stringMatching(/^\/tts\/vox-.*\.wav$/), audio_duration_s: expect.any(Number), lipsync: expect.objectContaining({ mouths: expect.any(Array) }), text: 'Hello out loud!' });
+    expect(play).toEqual({
+      type: 'tts_play',
+      url: expect.stringMatching(/^\/tts\/vox-.*\.wav$/),
+      audio_duration_s: expect.any(Number),
+      lipsync: expect.objectContaining({ mouths: expect.any(Array) }),
+      text: 'Hello out loud!',
+    });
     // The body announces the same file to every avatar window: the page plays a URL once (avatar/speech.ts).
     expect(a.messages.find(ofType('vrm_audio'))).toMatchObject({ audio: { url: play.url } });
     await a.next(chatMessage('assistant', 'Hello out loud!'));
@@ -232,7 +255,15 @@ describe('web chat over WS /ws', () => {
 
       // Speech for A's conversation reaches A only.
       const outlet = harness.services.audio.vox.outlets.for('webui');
-      await outlet?.audio({ interfacePath: pathOf(a), url: '/tts/x.wav', path: '/tmp/x.wav', wav: new Uint8Array(), durationS: 1, lipsync: null, text: 'Hi A' });
+      await outlet?.audio({
+        interfacePath: pathOf(a),
+        url: '/tts/x.wav',
+        path: '/tmp/x.wav',
+        wav: new Uint8Array(),
+        durationS: 1,
+        lipsync: null,
+        text: 'Hi A',
+      });
       await a.next(ofType('tts_play'));
       expect(b.messages.some(ofType('tts_play'))).toBe(false);
 

@@ -18,8 +18,7 @@ export const smoothstep = (t: number): number => {
 };
 
 /** A wave that repeats `cycles` times over `length` frames, so loops join without a seam. */
-export const wave = (frame: number, length: number, cycles = 1, phase = 0): number =>
-  Math.sin((2 * Math.PI * cycles * frame) / length + phase);
+export const wave = (frame: number, length: number, cycles = 1, phase = 0): number => Math.sin((2 * Math.PI * cycles * frame) / length + phase);
 
 function mixArm(a: ArmPose, b: ArmPose, t: number): ArmPose {
   return {

@@ -25,16 +25,27 @@ export const THINK_CLIPS: Clip[] = [
       outro: { start_frame: LOOP_END, end_frame: LAST },
     },
     pose: (f) => {
-      if (f <= INTRO_END) return keyed([{ frame: 0, pose: STAND }, { frame: 10, pose: THINK_VIA }, { frame: INTRO_END, pose: THINK }], f);
-      if (f >= LOOP_END) return keyed([{ frame: LOOP_END, pose: THINK }, { frame: 120, pose: THINK_VIA }, { frame: LAST, pose: STAND }], f);
+      if (f <= INTRO_END)
+        return keyed(
+          [
+            { frame: 0, pose: STAND },
+            { frame: 10, pose: THINK_VIA },
+            { frame: INTRO_END, pose: THINK },
+          ],
+          f,
+        );
+      if (f >= LOOP_END)
+        return keyed(
+          [
+            { frame: LOOP_END, pose: THINK },
+            { frame: 120, pose: THINK_VIA },
+            { frame: LAST, pose: STAND },
+          ],
+          f,
+        );
       // Every wave is zero at both loop ends, so the loop starts and ends exactly on THINK.
       const t = f - INTRO_END;
-      return layer(
-        THINK,
-        scaleDelta(TAP, Math.max(0, wave(t, LOOP, 4))),
-        scaleDelta(PONDER, wave(t, LOOP, 1)),
-        scaleDelta(BREATH, wave(t, LOOP, 1) ** 2),
-      );
+      return layer(THINK, scaleDelta(TAP, Math.max(0, wave(t, LOOP, 4))), scaleDelta(PONDER, wave(t, LOOP, 1)), scaleDelta(BREATH, wave(t, LOOP, 1) ** 2));
     },
   },
 ];

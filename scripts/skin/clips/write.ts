@@ -26,8 +26,22 @@ export const WRITE_CLIPS: Clip[] = [
       outro: { start_frame: LOOP_END, end_frame: LAST },
     },
     pose: (f) => {
-      if (f <= INTRO_END) return keyed([{ frame: 0, pose: STAND }, { frame: INTRO_END, pose: PHONE }], f);
-      if (f >= LOOP_END) return keyed([{ frame: LOOP_END, pose: PHONE }, { frame: LAST, pose: STAND }], f);
+      if (f <= INTRO_END)
+        return keyed(
+          [
+            { frame: 0, pose: STAND },
+            { frame: INTRO_END, pose: PHONE },
+          ],
+          f,
+        );
+      if (f >= LOOP_END)
+        return keyed(
+          [
+            { frame: LOOP_END, pose: PHONE },
+            { frame: LAST, pose: STAND },
+          ],
+          f,
+        );
       const t = f - INTRO_END;
       return layer(PHONE, scaleDelta(TYPE_LEFT, wave(t, LOOP, 9)), scaleDelta(READ, wave(t, LOOP, 1)));
     },
@@ -40,12 +54,7 @@ export const WRITE_CLIPS: Clip[] = [
     pose: (f) => {
       // Typing comes in bursts: the envelope fades the thumbs out twice per loop.
       const burst = (1 - Math.cos((4 * Math.PI * f) / TEXTING_FRAMES)) / 2;
-      return layer(
-        PHONE,
-        SHIFT,
-        scaleDelta(TYPE_LEFT, burst * wave(f, TEXTING_FRAMES, 15)),
-        scaleDelta(READ, -wave(f, TEXTING_FRAMES, 1)),
-      );
+      return layer(PHONE, SHIFT, scaleDelta(TYPE_LEFT, burst * wave(f, TEXTING_FRAMES, 15)), scaleDelta(READ, -wave(f, TEXTING_FRAMES, 1)));
     },
   },
 ];

@@ -39,10 +39,12 @@ export class AurisPlugin {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), TRANSCRIBE_TIMEOUT_MS);
     const { signal } = deadline;
-    const converted = engine.input ? await convertForEngine(path, engine.input, signal).catch((error: unknown) => {
-      clearTimeout(timer);
-      throw error;
-    }) : undefined;
+    const converted = engine.input
+      ? await convertForEngine(path, engine.input, signal).catch((error: unknown) => {
+          clearTimeout(timer);
+          throw error;
+        })
+      : undefined;
     try {
       if (!converted && !(await hasAudioStream(path))) throw new AurisError('not_audio', 'The file is not audio (ffprobe found no audio stream)');
       const text = await engine.transcribe(converted?.path ?? path, converted ? 'audio/wav' : mimeType, { signal });

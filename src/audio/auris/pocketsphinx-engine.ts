@@ -35,7 +35,15 @@ export const PocketsphinxSettingsSchema = z.looseObject({
 
 /** A one-rule JSGF grammar accepting exactly these phrases (lower case, punctuation dropped). */
 export function phrasesToJsgf(phrases: string[]): string {
-  const words = phrases.map((phrase) => phrase.toLowerCase().replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim()).filter((phrase) => phrase !== '');
+  const words = phrases
+    .map((phrase) =>
+      phrase
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}' ]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((phrase) => phrase !== '');
   return `#JSGF V1.0;\ngrammar phrases;\npublic <phrase> = ${words.join(' | ')};\n`;
 }
 
@@ -52,10 +60,18 @@ export function createPocketsphinxEngine(identify?: LanguageIdentifier): EngineF
       input: SPEECH_16K,
       setup() {
         const missing = models.flatMap(([, model]) => [model.hmm, model.dict]).filter((path) => !existsSync(path));
-        if (missing.length > 0) throw new AurisError('engine_unavailable', `pocketsphinx model files are missing: ${missing.join(', ')} (Debian package pocketsphinx-en-us)`);
+        if (missing.length > 0)
+          throw new AurisError('engine_unavailable', `pocketsphinx model files are missing: ${missing.join(', ')} (Debian package pocketsphinx-en-us)`);
       },
       async transcribe(path, _mime, { signal }) {
-        const choice = await chooseLocalModel({ models, setting: config.get('STT_LOCAL_LANGUAGE'), minConfidence: config.get('STT_LOCAL_LID_CONFIDENCE'), wavPath: path, identify, logger });
+        const choice = await chooseLocalModel({
+          models,
+          setting: config.get('STT_LOCAL_LANGUAGE'),
+          minConfidence: config.get('STT_LOCAL_LID_CONFIDENCE'),
+          wavPath: path,
+          identify,
+          logger,
+        });
         if (!choice) throw new AurisError('engine_unavailable', 'no pocketsphinx model is configured');
         const directory = grammar ? await mkdtemp(join(tmpdir(), 'anima-jsgf-')) : undefined;
         try {
@@ -65,7 +81,11 @@ export function createPocketsphinxEngine(identify?: LanguageIdentifier): EngineF
             args.push('-jsgf', join(directory, 'grammar.gram'));
           } else if (choice.model.lm) args.push('-lm', choice.model.lm);
           const output = await run(options.program, args, options.timeout_seconds, signal);
-          return output.split('\n').map((line) => line.trim()).filter((line) => line !== '').join(' ');
+          return output
+            .split('\n')
+            .map((line) => line.trim())
+            .filter((line) => line !== '')
+            .join(' ');
         } finally {
           if (directory) await rm(directory, { recursive: true, force: true });
         }
@@ -79,7 +99,12 @@ function run(program: string, args: string[], timeoutSeconds: number, signal: Ab
     execFile(program, args, { timeout: timeoutSeconds * 1000, signal, maxBuffer: 4 * 1_048_576 }, (error, stdout) => {
       if (!error) return resolve(stdout);
       const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      reject(new AurisError(missing ? 'engine_unavailable' : 'failed', missing ? `${program} is not installed (Debian package pocketsphinx)` : `${program} failed: ${error.message.split('\n')[0]}`));
+      reject(
+        new AurisError(
+          missing ? 'engine_unavailable' : 'failed',
+          missing ? `${program} is not installed (Debian package pocketsphinx)` : `${program} failed: ${error.message.split('\n')[0]}`,
+        ),
+      );
     });
   });
 }

@@ -24,7 +24,10 @@ const MODEL_HINT = 'download one from https://alphacephei.com/vosk/models and se
 
 interface VoskRuntime {
   Model: new (path: string) => { free(): void };
-  Recognizer: new (options: { model: unknown; sampleRate: number }) => { acceptWaveform(data: Buffer): boolean; finalResult(): { text?: string }; free(): void };
+  Recognizer: new (options: {
+    model: unknown;
+    sampleRate: number;
+  }) => { acceptWaveform(data: Buffer): boolean; finalResult(): { text?: string }; free(): void };
 }
 
 /** A folder Vosk can open: it holds the acoustic model (am/) or a model.conf (conf/). */
@@ -60,7 +63,14 @@ export function createVoskEngine(identify?: LanguageIdentifier): EngineFactory<A
         opened.clear();
       },
       async transcribe(path) {
-        const choice = await chooseLocalModel({ models, setting: config.get('STT_LOCAL_LANGUAGE'), minConfidence: config.get('STT_LOCAL_LID_CONFIDENCE'), wavPath: path, identify, logger });
+        const choice = await chooseLocalModel({
+          models,
+          setting: config.get('STT_LOCAL_LANGUAGE'),
+          minConfidence: config.get('STT_LOCAL_LID_CONFIDENCE'),
+          wavPath: path,
+          identify,
+          logger,
+        });
         if (!runtime || !choice) throw new AurisError('engine_unavailable', `No Vosk model is installed: ${MODEL_HINT}`);
         let model = opened.get(choice.model);
         if (!model) {

@@ -52,7 +52,9 @@ export class LiveSession {
     this.tail = this.tail.then(async () => {
       this.waiting -= 1;
       if (this.closed) return;
-      await this.engine.sendAudio?.(this.id, chunk).catch((error: unknown) => this.logger.warn({ err: error, session: this.id }, 'the live engine rejected audio'));
+      await this.engine
+        .sendAudio?.(this.id, chunk)
+        .catch((error: unknown) => this.logger.warn({ err: error, session: this.id }, 'the live engine rejected audio'));
     });
     return true;
   }
@@ -86,7 +88,9 @@ export class LivePlugin {
     deps.outlets.register(LIVE_INTERFACE, {
       audio: async (audio) => {
         const open = this.byPath(audio.interfacePath);
-        open?.sink.event(liveEvent('AUDIO', { audio: audio.wav, text: audio.text, metadata: { url: audio.url, audio_duration_s: audio.durationS, lipsync: audio.lipsync } }));
+        open?.sink.event(
+          liveEvent('AUDIO', { audio: audio.wav, text: audio.text, metadata: { url: audio.url, audio_duration_s: audio.durationS, lipsync: audio.lipsync } }),
+        );
         return open !== undefined;
       },
       text: async (interfacePath, text) => {
@@ -140,7 +144,9 @@ export class LivePlugin {
       for await (const event of engine.receiveEvents(session.id)) {
         sink.event(event);
         if (event.type === 'TRANSCRIPT' && event.isFinal && event.text) {
-          await this.conversation?.submit(session.id, event.text).catch((error: unknown) => this.deps.logger.warn({ err: error, session: session.id }, 'a live transcript could not enter the chain'));
+          await this.conversation
+            ?.submit(session.id, event.text)
+            .catch((error: unknown) => this.deps.logger.warn({ err: error, session: session.id }, 'a live transcript could not enter the chain'));
         }
       }
     } catch (error) {

@@ -68,7 +68,19 @@ class VadEngine implements LiveEngine {
   async openSession(sessionId: string, options: { sampleRate: number }): Promise<void> {
     if (this.sessions.has(sessionId)) throw new Error(`session ${sessionId} is already open`);
     const vad = await WebRtcVad.create(options.sampleRate, this.mode);
-    this.sessions.set(sessionId, { vad, events: new AsyncQueue(), speaking: false, voicedRun: 0, silentRun: 0, frames: [], buffered: 0, decided: 0, transcribing: Promise.resolve(), pending: 0, partialAt: 0 });
+    this.sessions.set(sessionId, {
+      vad,
+      events: new AsyncQueue(),
+      speaking: false,
+      voicedRun: 0,
+      silentRun: 0,
+      frames: [],
+      buffered: 0,
+      decided: 0,
+      transcribing: Promise.resolve(),
+      pending: 0,
+      partialAt: 0,
+    });
   }
 
   async closeSession(sessionId: string): Promise<void> {

@@ -10,12 +10,14 @@ import ESpeakNg from 'espeak-ng';
 let compiled: Promise<object> | undefined;
 
 /** Node's WebAssembly global; the project's ES2023 lib (no DOM) types the namespace but not the value. */
-const wasmApi = (globalThis as unknown as {
-  WebAssembly: {
-    compile(bytes: Uint8Array): Promise<object>;
-    instantiate(module: object, imports: object): Promise<object>;
-  };
-}).WebAssembly;
+const wasmApi = (
+  globalThis as unknown as {
+    WebAssembly: {
+      compile(bytes: Uint8Array): Promise<object>;
+      instantiate(module: object, imports: object): Promise<object>;
+    };
+  }
+).WebAssembly;
 
 function wasmModule(): Promise<object> {
   compiled ??= (async () => {

@@ -68,7 +68,10 @@ export async function fetchSpeech(options: HttpTtsOptions, text: string, request
   for (const endpoint of options.endpoints) {
     if (request.signal.aborted) return undefined;
     // Without a deadline of its own, a silent endpoint would hold the request for undici's 300 s header timeout.
-    const attempt = linkedSignal([request.signal], { ms: options.timeoutSeconds * 1000, reason: () => new Error(`no answer within ${options.timeoutSeconds} s`) });
+    const attempt = linkedSignal([request.signal], {
+      ms: options.timeoutSeconds * 1000,
+      reason: () => new Error(`no answer within ${options.timeoutSeconds} s`),
+    });
     try {
       const response = await fetch(endpoint, { method: 'POST', headers, body, signal: attempt.signal });
       const audio = new Uint8Array(await response.arrayBuffer());

@@ -99,7 +99,18 @@ export class VoxPlugin {
       const delivered = await this.deliver(request, (outlet) => outlet.audio(audio));
       void this.deps.files.sweep().catch((error: unknown) => logger.warn({ err: error }, 'cleaning old speech files failed'));
       logger.debug({ engine: engineName, language, reason: choice.reason, file: file.filename, duration_s: durationS }, 'speech ready');
-      return { status: 'success', filename: file.filename, url: file.url, engine: engineName, language, audio_duration_s: durationS, lipsync, delivered, fallback_text: false, engine_ms: engineMs };
+      return {
+        status: 'success',
+        filename: file.filename,
+        url: file.url,
+        engine: engineName,
+        language,
+        audio_duration_s: durationS,
+        lipsync,
+        delivered,
+        fallback_text: false,
+        engine_ms: engineMs,
+      };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       logger.warn({ engine: engineName, interface_path: request.interfacePath, detail }, 'speech generation failed');
@@ -108,7 +119,12 @@ export class VoxPlugin {
   }
 
   /** generate_tts within VOX_TIMEOUT_SECONDS: a hanging engine is aborted and abandoned. */
-  private async generate(engine: VoxEngine, text: string, emotion: string | undefined, hints: { language?: string | undefined; voice?: string | undefined; model?: string | undefined }): Promise<Uint8Array> {
+  private async generate(
+    engine: VoxEngine,
+    text: string,
+    emotion: string | undefined,
+    hints: { language?: string | undefined; voice?: string | undefined; model?: string | undefined },
+  ): Promise<Uint8Array> {
     const timeoutS = this.deps.config.get('VOX_TIMEOUT_SECONDS');
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;

@@ -43,7 +43,13 @@ async function answer(reply: FastifyReply, bridge: CompatBridge, question: Quest
   }
   const out = responseStream(reply, 'application/x-ndjson');
   try {
-    const result = await bridge.ask({ ...question, streaming: true, signal, onAccepted: out.open, onText: (text) => out.write(line(frames.chunk(model, text))) });
+    const result = await bridge.ask({
+      ...question,
+      streaming: true,
+      signal,
+      onAccepted: out.open,
+      onText: (text) => out.write(line(frames.chunk(model, text))),
+    });
     if (result.reason === 'cancelled') reply.raw.destroy();
     else out.end(line(frames.final(model, '', result)));
   } catch (error) {
@@ -67,7 +73,11 @@ export async function ollamaChatRoutes(app: FastifyInstance, { services }: { ser
     const chosen = resolveModel(catalogue(services), body.model);
     const model = body.model ?? chosen.id;
     if (body.messages.length === 0) return chatLoaded(model, loadReason(body.keep_alive));
-    const question = turnsOf(request, services, body.messages.map((message) => ({ role: message.role, content: message.content })));
+    const question = turnsOf(
+      request,
+      services,
+      body.messages.map((message) => ({ role: message.role, content: message.content })),
+    );
     return answer(reply, compatBridge(services.assistant), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: chatFrames });
   });
 

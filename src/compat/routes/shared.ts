@@ -17,13 +17,17 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
 
 export function catalogue(services: Services): CompatModel[] {
   const { config } = services;
-  return compatModels({ model: config.get('COMPAT_DEFAULT_MODEL'), display: config.get('COMPAT_DEFAULT_MODEL_DISPLAY') }, chatEngines(services.assistant.components));
+  return compatModels(
+    { model: config.get('COMPAT_DEFAULT_MODEL'), display: config.get('COMPAT_DEFAULT_MODEL_DISPLAY') },
+    chatEngines(services.assistant.components),
+  );
 }
 
 /** The conversation of a request: the X-Anima-Conversation header, else the hash of its opening. */
 export function conversationOf(request: FastifyRequest, turns: ClientTurn[]): string {
   const header = request.headers[CONVERSATION_HEADER];
   const value = Array.isArray(header) ? header[0] : header;
-  if (value !== undefined && !ConversationIdSchema.safeParse(value).success) throw badRequest(`${CONVERSATION_HEADER} is 1 to 64 letters, digits, "_", ".", ":" or "-"`);
+  if (value !== undefined && !ConversationIdSchema.safeParse(value).success)
+    throw badRequest(`${CONVERSATION_HEADER} is 1 to 64 letters, digits, "_", ".", ":" or "-"`);
   return conversationId(value, turns);
 }

@@ -10,8 +10,14 @@ export const serverVariables = {
   APP_WEBUI_TLS_KEY: file({ ...server, description: 'PEM private key file for the HTTPS listener.' }),
   APP_API_KEY: text('', { group: 'server', description: 'Shared secret that trusts a non-loopback client (Bearer or X-API-Key).' }),
   APP_TRUST_LOOPBACK: flag(true, { group: 'server', description: 'Trust loopback clients without a key; false behind a reverse proxy.' }),
-  APP_ALLOWED_HOSTS: list('', { group: 'server', description: 'Extra host names (Host header) that loopback trust accepts, comma-separated; e.g. a local alias.' }),
-  APP_ALLOWED_ORIGINS: list('', { group: 'server', description: 'Extra browser origins trusted from loopback on the web port, comma-separated; `*` matches any port or extension id.' }),
+  APP_ALLOWED_HOSTS: list('', {
+    group: 'server',
+    description: 'Extra host names (Host header) that loopback trust accepts, comma-separated; e.g. a local alias.',
+  }),
+  APP_ALLOWED_ORIGINS: list('', {
+    group: 'server',
+    description: 'Extra browser origins trusted from loopback on the web port, comma-separated; `*` matches any port or extension id.',
+  }),
   APP_RATE_LIMIT_PER_MINUTE: integer(600, { group: 'server', min: 1, description: 'Requests per minute allowed to one non-loopback client on the HTTP API.' }),
   APP_BODY_LIMIT_BYTES: integer(1_048_576, { ...server, min: 1024, description: 'Largest JSON request body accepted.' }),
   APP_UPLOAD_MAX_BYTES: integer(52_428_800, { group: 'server', min: 1, description: 'Largest file accepted by upload endpoints.' }),
@@ -42,9 +48,18 @@ export const attentionVariables = {
   TRAINER_IDS: list('', { group: 'attention', description: 'Operators, as <interface_id>:<user_id>, comma-separated.' }),
   CHAT_SLEEP_COMMANDS: list('', { group: 'attention', description: 'Phrases that put a chat to sleep, comma-separated.' }),
   CHAT_WAKE_COMMANDS: list('', { group: 'attention', description: 'Phrases that wake a chat, comma-separated.' }),
-  CHAT_RATE_LIMIT_BURST: integer(5, { group: 'attention', min: 1, description: 'Messages one user may send back to back before the rate limit applies (trainers are exempt).' }),
+  CHAT_RATE_LIMIT_BURST: integer(5, {
+    group: 'attention',
+    min: 1,
+    description: 'Messages one user may send back to back before the rate limit applies (trainers are exempt).',
+  }),
   CHAT_RATE_LIMIT_PER_MINUTE: integer(20, { group: 'attention', min: 1, description: 'Messages per minute one user may send after the burst.' }),
-  CHAT_MAX_PARALLEL: integer(4, { group: 'attention', min: 1, max: 256, description: 'Conversations answered at the same time; more wait their turn (raise it when the model server takes more parallel requests).' }),
+  CHAT_MAX_PARALLEL: integer(4, {
+    group: 'attention',
+    min: 1,
+    max: 256,
+    description: 'Conversations answered at the same time; more wait their turn (raise it when the model server takes more parallel requests).',
+  }),
 } as const;
 
 export const systemVariables = {
@@ -53,8 +68,14 @@ export const systemVariables = {
   LOGCHAT_INTERFACE_PATH: text('', { group: 'system', description: 'Conversation that receives warnings and errors; empty disables logchat.' }),
   LOGCHAT_LEVEL: choice(['error', 'warn', 'info'], 'warn', { group: 'system', description: 'Lowest level forwarded to the logchat.' }),
   STREAMER_URL: text('', { group: 'system', description: 'Base URL of the remote-streaming adapter; empty disables it.' }),
-  PERSONA_TIMEZONE: text('', { group: 'system', description: 'IANA time zone of the persona (time plugin), for example Europe/Rome; empty uses the server zone.' }),
-  WEATHER_PROVIDER_URL: text('https://api.open-meteo.com/v1/forecast', { group: 'system', description: 'Weather endpoint speaking the Open-Meteo forecast API.' }),
+  PERSONA_TIMEZONE: text('', {
+    group: 'system',
+    description: 'IANA time zone of the persona (time plugin), for example Europe/Rome; empty uses the server zone.',
+  }),
+  WEATHER_PROVIDER_URL: text('https://api.open-meteo.com/v1/forecast', {
+    group: 'system',
+    description: 'Weather endpoint speaking the Open-Meteo forecast API.',
+  }),
   WEATHER_LATITUDE: text('', { group: 'system', description: 'Latitude of the persona for the weather plugin (required by it).' }),
   WEATHER_LONGITUDE: text('', { group: 'system', description: 'Longitude of the persona for the weather plugin (required by it).' }),
   WEATHER_CACHE_S: seconds(600, { group: 'system', min: 0, whole: true, description: 'Seconds a weather reading is reused before asking the provider again.' }),

@@ -9,20 +9,36 @@ export const avatarVariables = {
 
 export const cortexVariables = {
   CORTEX_ENGINE: text('', { group: 'cortex', description: 'Active language-model engine at start (openai, manual); empty answers with a notice.' }),
-  OPENAI_BASE_URL: text('https://api.openai.com/v1', { group: 'cortex', description: 'Chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).' }),
+  OPENAI_BASE_URL: text('https://api.openai.com/v1', {
+    group: 'cortex',
+    description: 'Chat-completions endpoint (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).',
+  }),
   OPENAI_API_KEY: text('', { group: 'cortex', description: 'API key for OPENAI_BASE_URL.' }),
   OPENAI_MODEL: text('gpt-4o-mini', { group: 'cortex', description: 'Model name sent to OPENAI_BASE_URL.' }),
   OPENAI_TIMEOUT_S: seconds(60, { group: 'cortex', min: 0.01, description: 'Seconds to wait for the response headers and between streamed chunks.' }),
   OPENAI_MAX_RETRIES: integer(2, { group: 'cortex', min: 0, max: 10, description: 'Retries (with backoff) after a 429 or 5xx before the reply fails.' }),
-  CORTEX_TIMEOUT_S: seconds(120, { group: 'cortex', min: 0.01, description: 'Deadline in seconds for a whole answer; past it the user gets a short error message.' }),
+  CORTEX_TIMEOUT_S: seconds(120, {
+    group: 'cortex',
+    min: 0.01,
+    description: 'Deadline in seconds for a whole answer; past it the user gets a short error message.',
+  }),
 } as const;
 
 const compat = { group: 'compat' } as const;
 
 export const compatVariables = {
   COMPAT_HOST: text('127.0.0.1', { ...compat, restart: true, description: 'Address of the Ollama-compatible listener.' }),
-  COMPAT_API_SERVER_PORT: integer(11435, { ...compat, restart: true, min: 0, max: 65535, description: 'Port of the Ollama-compatible listener; 0 picks any free port.' }),
-  COMPAT_ALLOWED_ORIGINS: list('', { ...compat, description: 'Browser origins allowed to call the compatibility port (CORS), comma-separated; `*` matches any port or extension id.' }),
+  COMPAT_API_SERVER_PORT: integer(11435, {
+    ...compat,
+    restart: true,
+    min: 0,
+    max: 65535,
+    description: 'Port of the Ollama-compatible listener; 0 picks any free port.',
+  }),
+  COMPAT_ALLOWED_ORIGINS: list('', {
+    ...compat,
+    description: 'Browser origins allowed to call the compatibility port (CORS), comma-separated; `*` matches any port or extension id.',
+  }),
   COMPAT_DEFAULT_MODEL: text('anima:latest', { ...compat, description: 'Model name reported when the client names none.' }),
   COMPAT_DEFAULT_MODEL_DISPLAY: text('Anima', { ...compat, description: 'Friendly label in the model list.' }),
   COMPAT_MAX_HISTORY: integer(20, { ...compat, min: 0, description: 'Conversation turns kept between requests.' }),

@@ -8,7 +8,9 @@ export function chatSessionMeta(dialect: MigrationDialect): Migration {
       await db.schema
         .createTable('chat_session_meta')
         .ifNotExists()
-        .addColumn('interface_path', dialect === 'mysql' ? sql`varchar(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin` : 'varchar(512)', (column) => column.primaryKey())
+        .addColumn('interface_path', dialect === 'mysql' ? sql`varchar(512) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin` : 'varchar(512)', (column) =>
+          column.primaryKey(),
+        )
         .addColumn('metadata', 'text', (column) => column.notNull())
         .addColumn('updated_at', 'varchar(32)', (column) => column.notNull())
         .$call(withDialectOptions(dialect))

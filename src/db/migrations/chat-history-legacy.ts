@@ -58,7 +58,10 @@ function convert(row: Row): NewRow {
 }
 
 async function count(db: AnyDb, table: string): Promise<number> {
-  const result = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const result = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(result.n);
 }
 

@@ -67,7 +67,10 @@ export class MysqlChatProcedure {
 
   async saveAndTrim(row: NewChatHistoryRow, keep: number): Promise<boolean> {
     try {
-      const result = await sql<unknown>`CALL ${sql.raw(SAVE_PROCEDURE)}(${row.interface_path}, ${row.sender_name}, ${row.sender_id}, ${row.message_text}, ${row.timestamp}, ${keep})`.execute(this.db);
+      const result =
+        await sql<unknown>`CALL ${sql.raw(SAVE_PROCEDURE)}(${row.interface_path}, ${row.sender_name}, ${row.sender_id}, ${row.message_text}, ${row.timestamp}, ${keep})`.execute(
+          this.db,
+        );
       // mysql2 answers a CALL with [result set, OK packet].
       const [resultSet] = result.rows as unknown as [Array<{ inserted: number | string }>];
       return Number(resultSet[0]?.inserted) === 1;

@@ -105,11 +105,7 @@ export class ChatHistoryRepository {
 
   /** The newest `limit` rows over every path starting with `prefix` (which ends in `_`), oldest first. */
   async recentByPrefix(prefix: string, query: RecentQuery): Promise<ChatHistoryRow[]> {
-    let select = this.db
-      .selectFrom('chat_history')
-      .selectAll()
-      .where('interface_path', '>=', prefix)
-      .where('interface_path', '<', prefixUpperBound(prefix));
+    let select = this.db.selectFrom('chat_history').selectAll().where('interface_path', '>=', prefix).where('interface_path', '<', prefixUpperBound(prefix));
     if (query.since) select = select.where('timestamp', '>=', query.since);
     return chronological(await select.orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(query.limit).execute());
   }

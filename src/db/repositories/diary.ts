@@ -43,7 +43,11 @@ export class DiaryRepository {
 
   /** Sets the archived flag of these entries; returns how many exist among them. */
   async setArchived(ids: number[], archived: boolean): Promise<number> {
-    const result = await this.db.updateTable('diary_entries').set({ archived: archived ? 1 : 0 }).where('id', 'in', ids).executeTakeFirst();
+    const result = await this.db
+      .updateTable('diary_entries')
+      .set({ archived: archived ? 1 : 0 })
+      .where('id', 'in', ids)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 

@@ -17,7 +17,13 @@ export class IntegrationsRepository {
   async enqueue(message: NewIntegrationRecord): Promise<number> {
     const result = await this.db
       .insertInto('integration_outbox')
-      .values({ source: message.source, type: message.type, payload: JSON.stringify(message.payload), metadata: JSON.stringify(message.metadata), created_at: new Date().toISOString() })
+      .values({
+        source: message.source,
+        type: message.type,
+        payload: JSON.stringify(message.payload),
+        metadata: JSON.stringify(message.metadata),
+        created_at: new Date().toISOString(),
+      })
       .executeTakeFirstOrThrow();
     return Number(result.insertId);
   }
@@ -28,20 +34,35 @@ export class IntegrationsRepository {
       const rows = await trx.selectFrom('integration_outbox').selectAll().where('source', '=', source).orderBy('id', 'asc').execute();
       const last = rows.at(-1);
       if (last) await trx.deleteFrom('integration_outbox').where('source', '=', source).where('id', '<=', last.id).execute();
-      return rows.map((row) => ({ id: String(row.id), type: row.type, payload: parseObject(row.payload), metadata: parseObject(row.metadata), created_at: row.created_at }));
+      return rows.map((row) => ({
+        id: String(row.id),
+        type: row.type,
+        payload: parseObject(row.payload),
+        metadata: parseObject(row.metadata),
+        created_at: row.created_at,
+      }));
     });
   }
 
   async store(id: string, message: NewIntegrationRecord): Promise<void> {
     await this.db
       .insertInto('integration_messages')
-      .values({ id, source: message.source, type: message.type, payload: JSON.stringify(message.payload), metadata: JSON.stringify(message.metadata), created_at: new Date().toISOString() })
+      .values({
+        id,
+        source: message.source,
+        type: message.type,
+        payload: JSON.stringify(message.payload),
+        metadata: JSON.stringify(message.metadata),
+        created_at: new Date().toISOString(),
+      })
       .execute();
   }
 
   /** Stored messages of one source, oldest first. */
   async stored(source: string, limit: number): Promise<IntegrationRecord[]> {
     const rows = await this.db.selectFrom('integration_messages').selectAll().where('source', '=', source).orderBy('created_at', 'desc').limit(limit).execute();
-    return rows.reverse().map((row) => ({ id: row.id, type: row.type, payload: parseObject(row.payload), metadata: parseObject(row.metadata), created_at: row.created_at }));
+    return rows
+      .reverse()
+      .map((row) => ({ id: row.id, type: row.type, payload: parseObject(row.payload), metadata: parseObject(row.metadata), created_at: row.created_at }));
   }
 }

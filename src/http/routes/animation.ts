@@ -13,9 +13,7 @@ const SkinTypeParams = z.object({ skin: z.string().min(1).max(255), animation_ty
 export const animationRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { body } = services;
 
-  app.get('/api/animation_state', { schema: { summary: 'The active animation state, its file, descriptor and contexts' } }, async () =>
-    body.getAnimation(),
-  );
+  app.get('/api/animation_state', { schema: { summary: 'The active animation state, its file, descriptor and contexts' } }, async () => body.getAnimation());
 
   app.post(
     '/api/animation_state',
@@ -25,7 +23,7 @@ export const animationRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
 
   app.get(
     '/api/animations/:skin/:animation_type',
-    { schema: { summary: "The animations of one state folder of one skin", params: SkinTypeParams } },
+    { schema: { summary: 'The animations of one state folder of one skin', params: SkinTypeParams } },
     async (request) => {
       const { skin, animation_type: type } = request.params;
       assertSegments(skin, type);
@@ -39,7 +37,5 @@ export const animationRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     },
   );
 
-  app.get('/api/emotion_state', { schema: { summary: 'Current facial blend-shape intensities and the dominant emotion' } }, async () =>
-    body.getEmotionState(),
-  );
+  app.get('/api/emotion_state', { schema: { summary: 'Current facial blend-shape intensities and the dominant emotion' } }, async () => body.getEmotionState());
 };

@@ -40,21 +40,17 @@ export const audioRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
     },
   );
 
-  app.get(
-    '/api/vox/sample',
-    { schema: { summary: 'A short WAV sample of one speaker', querystring: SampleQuerySchema } },
-    async (request, reply) => {
-      const engine = await engineOf(request.query.engine);
-      if (!engine?.sample) throw new AppError(404, 'no_samples', `The ${request.query.engine ?? engines.activeName() ?? 'disabled'} engine has no samples`);
-      try {
-        const wav = await engine.sample(request.query.speaker);
-        return reply.type('audio/wav').header('cache-control', 'max-age=3600').send(Buffer.from(wav));
-      } catch (error) {
-        if (error instanceof UnknownSpeakerError) throw notFound(error.message);
-        throw error;
-      }
-    },
-  );
+  app.get('/api/vox/sample', { schema: { summary: 'A short WAV sample of one speaker', querystring: SampleQuerySchema } }, async (request, reply) => {
+    const engine = await engineOf(request.query.engine);
+    if (!engine?.sample) throw new AppError(404, 'no_samples', `The ${request.query.engine ?? engines.activeName() ?? 'disabled'} engine has no samples`);
+    try {
+      const wav = await engine.sample(request.query.speaker);
+      return reply.type('audio/wav').header('cache-control', 'max-age=3600').send(Buffer.from(wav));
+    } catch (error) {
+      if (error instanceof UnknownSpeakerError) throw notFound(error.message);
+      throw error;
+    }
+  });
 
   app.get(
     '/api/languages',

@@ -32,7 +32,13 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/api/body/action',
-    { schema: { summary: 'Request a state change ({state, ...}) or stop a context ({stop: context_id})', body: ActionSchema, response: { 200: StateResultSchema } } },
+    {
+      schema: {
+        summary: 'Request a state change ({state, ...}) or stop a context ({stop: context_id})',
+        body: ActionSchema,
+        response: { 200: StateResultSchema },
+      },
+    },
     async (request) => {
       const action = request.body;
       if ('stop' in action) {

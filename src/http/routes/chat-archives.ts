@@ -48,19 +48,12 @@ export const chatArchiveRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     async () => ({ archives: await archives.list() }),
   );
 
-  app.get(
-    '/api/chat/archives/:archive_id',
-    { schema: { summary: 'Download one chat archive (JSON)', params: ArchiveParams } },
-    async (request, reply) => {
-      const { archive_id: id } = request.params;
-      const file = await archives.download(id);
-      if (!file) throw unknownArchive(id);
-      return reply
-        .header('content-type', 'application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${id}.json"`)
-        .send(file);
-    },
-  );
+  app.get('/api/chat/archives/:archive_id', { schema: { summary: 'Download one chat archive (JSON)', params: ArchiveParams } }, async (request, reply) => {
+    const { archive_id: id } = request.params;
+    const file = await archives.download(id);
+    if (!file) throw unknownArchive(id);
+    return reply.header('content-type', 'application/json; charset=utf-8').header('content-disposition', `attachment; filename="${id}.json"`).send(file);
+  });
 
   app.delete(
     '/api/chat/archives/:archive_id',

@@ -61,20 +61,24 @@ export const configRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     return { entry: viewEntry(config, canonical) };
   });
 
-  app.post('/api/config/:key/upload', { schema: { summary: 'Upload the file of a file variable (multipart field "file")', params: KeyParams } }, async (request, reply) => {
-    const key = fileVariable(request.params.key);
-    if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Expected multipart/form-data with a "file" field');
-    const upload = await request.file({ limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES') } });
-    if (!upload) throw badRequest('Missing the "file" field');
-    try {
-      const stored = await storeConfigFile(upload, key, services.paths);
-      await save(key, stored.path);
-      return reply.status(201).send({ key, path: stored.path, size: stored.size });
-    } catch (error) {
-      if (error instanceof FileTooLargeError) throw new AppError(413, 'payload_too_large', 'File exceeds APP_UPLOAD_MAX_BYTES');
-      throw error;
-    }
-  });
+  app.post(
+    '/api/config/:key/upload',
+    { schema: { summary: 'Upload the file of a file variable (multipart field "file")', params: KeyParams } },
+    async (request, reply) => {
+      const key = fileVariable(request.params.key);
+      if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', 'Expected multipart/form-data with a "file" field');
+      const upload = await request.file({ limits: { fileSize: config.get('APP_UPLOAD_MAX_BYTES') } });
+      if (!upload) throw badRequest('Missing the "file" field');
+      try {
+        const stored = await storeConfigFile(upload, key, services.paths);
+        await save(key, stored.path);
+        return reply.status(201).send({ key, path: stored.path, size: stored.size });
+      } catch (error) {
+        if (error instanceof FileTooLargeError) throw new AppError(413, 'payload_too_large', 'File exceeds APP_UPLOAD_MAX_BYTES');
+        throw error;
+      }
+    },
+  );
 
   app.get('/api/config/:key/file', { schema: { summary: 'Download the file of a file variable', params: KeyParams } }, async (request, reply) => {
     const key = fileVariable(request.params.key);

@@ -15,7 +15,10 @@ export const DiaryEntrySchema = z.object({
 const IdsSchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000) });
 
 const DiaryQuerySchema = z.object({
-  archived: z.enum(['true', 'false']).transform((value) => value === 'true').optional(),
+  archived: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional(),
   limit: limitSchema(200, 1000),
 });
 

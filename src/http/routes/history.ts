@@ -42,7 +42,9 @@ export const historyRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request) => {
       const { interface_path: interfacePath, since, limit } = request.query;
-      return { messages: await services.history.chat.list({ limit, ...(interfacePath ? { interface_path: interfacePath } : {}), ...(since ? { since } : {}) }) };
+      return {
+        messages: await services.history.chat.list({ limit, ...(interfacePath ? { interface_path: interfacePath } : {}), ...(since ? { since } : {}) }),
+      };
     },
   );
 

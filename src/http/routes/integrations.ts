@@ -32,13 +32,21 @@ export const integrationRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     },
   );
 
-  app.get('/api/integrations/outbox', { schema: { summary: "The source's queued outbound messages; the queue is emptied by the read", querystring: SourceQuery } }, async (request) => ({
-    source: request.query.source,
-    messages: await integrations.takeOutbox(request.query.source),
-  }));
+  app.get(
+    '/api/integrations/outbox',
+    { schema: { summary: "The source's queued outbound messages; the queue is emptied by the read", querystring: SourceQuery } },
+    async (request) => ({
+      source: request.query.source,
+      messages: await integrations.takeOutbox(request.query.source),
+    }),
+  );
 
-  app.get('/api/integrations/messages', { schema: { summary: 'Stored (non-chat) integration messages of one source, oldest first', querystring: StoredQuery } }, async (request) => ({
-    source: request.query.source,
-    messages: await integrations.stored(request.query.source, request.query.limit),
-  }));
+  app.get(
+    '/api/integrations/messages',
+    { schema: { summary: 'Stored (non-chat) integration messages of one source, oldest first', querystring: StoredQuery } },
+    async (request) => ({
+      source: request.query.source,
+      messages: await integrations.stored(request.query.source, request.query.limit),
+    }),
+  );
 };

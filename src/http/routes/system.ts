@@ -13,9 +13,7 @@ const RestartSchema = z.object({ confirm: z.boolean().optional() });
 export const systemRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   const { config } = services;
 
-  app.get('/api/about', { schema: { summary: 'Uptime, active sessions, ports, version and system information' } }, async () =>
-    describeAbout(services),
-  );
+  app.get('/api/about', { schema: { summary: 'Uptime, active sessions, ports, version and system information' } }, async () => describeAbout(services));
 
   app.post(
     '/api/system/restart',

@@ -24,7 +24,9 @@ export const vrmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       const { staged, filename } = received.file;
       const model = await refusalsAsHttp(() => customVrm.adopt(staged, filename));
       request.log.info({ url: model.url, version: model.version }, 'custom VRM model shown');
-      return reply.status(201).send({ vrm_model: { name: model.name, url: model.url, hash: model.hash }, version: model.version, skin: services.body.currentSkin() });
+      return reply
+        .status(201)
+        .send({ vrm_model: { name: model.name, url: model.url, hash: model.hash }, version: model.version, skin: services.body.currentSkin() });
     } finally {
       await discardUpload(received);
     }

@@ -14,5 +14,9 @@ function rows(value: unknown, prefix = ''): HTMLTableRowElement[] {
 export const view: View = (root) => {
   const body = h('div');
   root.append(body, h('p', {}, h('a', { href: '/api/docs' }, 'API documentation (OpenAPI)')));
-  loader(body, () => apiJson<Record<string, unknown>>('/api/about'), (about) => [h('table', { class: 'card' }, h('tbody', {}, ...rows(about)))]);
+  loader(
+    body,
+    () => apiJson<Record<string, unknown>>('/api/about'),
+    (about) => [h('table', { class: 'card' }, h('tbody', {}, ...rows(about)))],
+  );
 };

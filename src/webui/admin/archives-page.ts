@@ -33,11 +33,16 @@ export const view: View = (root) => {
     return h(
       'article',
       { class: 'card', 'data-id': archive.archive_id },
-      h('div', { class: 'row' }, name, actionButton('Rename', async () => {
-        await postJson(`${path(archive.archive_id)}/rename`, { name: name.value.trim() });
-        toast('Renamed');
-        await reload();
-      })),
+      h(
+        'div',
+        { class: 'row' },
+        name,
+        actionButton('Rename', async () => {
+          await postJson(`${path(archive.archive_id)}/rename`, { name: name.value.trim() });
+          toast('Renamed');
+          await reload();
+        }),
+      ),
       h('p', { class: 'muted' }, `${formatDate(archive.created_at)} · ${archive.message_count} messages · ${archive.interface_path}`),
       h(
         'div',

@@ -79,7 +79,11 @@ function devToggle(enabled: boolean): HTMLElement {
 }
 
 function cortexCard(llm: Status['llm'], reload: () => Promise<void>): HTMLElement {
-  const select = h('select', { 'aria-label': 'Cortex engine' }, ...llm.engines.map((engine) => h('option', { value: engine.name, selected: engine.active === true }, engine.name)));
+  const select = h(
+    'select',
+    { 'aria-label': 'Cortex engine' },
+    ...llm.engines.map((engine) => h('option', { value: engine.name, selected: engine.active === true }, engine.name)),
+  );
   return h(
     'section',
     { class: 'card' },
@@ -115,7 +119,12 @@ export const view: View = (root) => {
       devToggle(status.dev_components_enabled),
       cortexCard(status.llm, () => reload()),
       h('section', {}, h('h2', {}, 'Interfaces'), ...status.interfaces.map((component) => componentCard(component, () => reload()))),
-      h('section', {}, h('h2', {}, 'Plugins'), ...(status.plugins.length ? status.plugins.map((component) => componentCard(component, () => reload())) : [h('p', { class: 'muted' }, 'No plugins.')])),
+      h(
+        'section',
+        {},
+        h('h2', {}, 'Plugins'),
+        ...(status.plugins.length ? status.plugins.map((component) => componentCard(component, () => reload())) : [h('p', { class: 'muted' }, 'No plugins.')]),
+      ),
     ],
   );
 };

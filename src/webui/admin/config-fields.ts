@@ -61,7 +61,12 @@ function input(entry: ConfigEntry): HTMLInputElement | HTMLSelectElement | HTMLT
     return h('select', { id }, ...choices.map((choice) => h('option', { value: choice, selected: choice === current }, choice)));
   }
   if (entry.type === 'json') return h('textarea', { id, rows: 3, spellcheck: false, value: current });
-  return h('input', { id, type: entry.type === 'integer' || entry.type === 'number' ? 'number' : 'text', step: entry.type === 'number' ? 'any' : undefined, value: current });
+  return h('input', {
+    id,
+    type: entry.type === 'integer' || entry.type === 'number' ? 'number' : 'text',
+    step: entry.type === 'number' ? 'any' : undefined,
+    value: current,
+  });
 }
 
 function fileControls(entry: ConfigEntry, saved: () => Promise<void>): HTMLElement {
@@ -82,7 +87,10 @@ function fileControls(entry: ConfigEntry, saved: () => Promise<void>): HTMLEleme
     'div',
     { class: 'row' },
     picker,
-    !entry.secret && typeof entry.value === 'string' && entry.value !== '' && actionButton('Download', () => download(`/api/config/${encodeURIComponent(entry.key)}/file`, entry.key)),
+    !entry.secret &&
+      typeof entry.value === 'string' &&
+      entry.value !== '' &&
+      actionButton('Download', () => download(`/api/config/${encodeURIComponent(entry.key)}/file`, entry.key)),
   );
 }
 

@@ -41,7 +41,14 @@ export const view: View = (root) => {
           { class: 'card', open: true, 'data-group': group },
           h('summary', {}, h('strong', {}, group), ` (${members.length})`),
           ...members.map((entry) =>
-            entry.key === 'VOX_LANGUAGE_OVERRIDES' ? h('div', {}, configField(entry, () => reload()), languageOverridesEditor(entry.value, () => reload())) : configField(entry, () => reload()),
+            entry.key === 'VOX_LANGUAGE_OVERRIDES'
+              ? h(
+                  'div',
+                  {},
+                  configField(entry, () => reload()),
+                  languageOverridesEditor(entry.value, () => reload()),
+                )
+              : configField(entry, () => reload()),
           ),
         ),
       ),

@@ -17,7 +17,13 @@ export const view: View = (root) => {
       await reload();
     });
   root.append(
-    h('div', { class: 'row' }, act('Archive selected', '/api/diary/archive'), act('Unarchive selected', '/api/diary/unarchive'), act('Delete selected archived', '/api/diary/archive', 'DELETE')),
+    h(
+      'div',
+      { class: 'row' },
+      act('Archive selected', '/api/diary/archive'),
+      act('Unarchive selected', '/api/diary/unarchive'),
+      act('Delete selected archived', '/api/diary/archive', 'DELETE'),
+    ),
     body,
   );
   const reload = loader(
@@ -32,7 +38,14 @@ export const view: View = (root) => {
             return h(
               'article',
               { class: 'card', 'data-id': String(entry.id) },
-              h('div', { class: 'row' }, box, h('time', { datetime: entry.created_at }, formatDate(entry.created_at)), entry.archived && h('span', { class: 'badge' }, 'archived'), ...entry.tags.map((tag) => h('span', { class: 'badge' }, tag))),
+              h(
+                'div',
+                { class: 'row' },
+                box,
+                h('time', { datetime: entry.created_at }, formatDate(entry.created_at)),
+                entry.archived && h('span', { class: 'badge' }, 'archived'),
+                ...entry.tags.map((tag) => h('span', { class: 'badge' }, tag)),
+              ),
               h('p', { style: 'white-space: pre-wrap' }, entry.text),
               entry.interface_path && h('p', { class: 'muted' }, entry.interface_path),
             );

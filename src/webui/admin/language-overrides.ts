@@ -30,15 +30,27 @@ export function languageOverridesEditor(current: unknown, saved: () => Promise<v
     'section',
     { class: 'card', id: 'vox-language-overrides' },
     h('h3', {}, 'Voice per language (VOX_LANGUAGE_OVERRIDES)'),
-    h('p', { class: 'muted' }, 'Languages not listed use ACTIVE_VOX_ENGINE. Engine "disabled" means the default engine; empty model and voice keep the defaults.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Languages not listed use ACTIVE_VOX_ENGINE. Engine "disabled" means the default engine; empty model and voice keep the defaults.',
+    ),
     h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Language'), h('th', {}, 'Engine'), h('th', {}, 'Model'), h('th', {}, 'Voice'), h('th', {}))), rows),
   );
   apiJson<Catalogue>('/api/languages')
     .then((catalogue) => {
       const addRow = (code = '', override: Override = { engine: 'disabled' }) => {
-        const language = h('select', { 'aria-label': 'Language' }, ...catalogue.languages.map((item) => h('option', { value: item.code, selected: item.code === code }, `${item.name} (${item.code})`)));
+        const language = h(
+          'select',
+          { 'aria-label': 'Language' },
+          ...catalogue.languages.map((item) => h('option', { value: item.code, selected: item.code === code }, `${item.name} (${item.code})`)),
+        );
         const engines = [...new Set(['disabled', ...catalogue.engines, override.engine])];
-        const engine = h('select', { 'aria-label': 'Engine' }, ...engines.map((name) => h('option', { value: name, selected: name === override.engine }, name)));
+        const engine = h(
+          'select',
+          { 'aria-label': 'Engine' },
+          ...engines.map((name) => h('option', { value: name, selected: name === override.engine }, name)),
+        );
         const model = h('input', { type: 'text', 'aria-label': 'Model', value: override.model ?? '' });
         const voice = h('input', { type: 'text', 'aria-label': 'Voice', value: override.voice ?? '' });
         const row = h('tr', {}, h('td', {}, language), h('td', {}, engine), h('td', {}, model), h('td', {}, voice));

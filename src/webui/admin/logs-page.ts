@@ -56,7 +56,15 @@ export const view: View = (root) => {
     ({ entries }) => [
       entries.length === 0
         ? h('p', { class: 'muted' }, 'No activity yet.')
-        : h('table', {}, h('tbody', {}, ...entries.map((entry) => h('tr', {}, h('td', {}, formatDate(entry.created_at)), h('td', {}, entry.kind), h('td', {}, entry.message))))),
+        : h(
+            'table',
+            {},
+            h(
+              'tbody',
+              {},
+              ...entries.map((entry) => h('tr', {}, h('td', {}, formatDate(entry.created_at)), h('td', {}, entry.kind), h('td', {}, entry.message))),
+            ),
+          ),
     ],
   );
   return liveLogs(output, state);

@@ -78,7 +78,11 @@ export class Avatar {
         this.showModel({ url: message.url, ...(message.hash ? { hash: message.hash } : {}) });
         return true;
       case 'vrm_animation':
-        this.command({ file: message.file, state: message.state, loop: message.loop, descriptor: message.descriptor }, message.animation_state, message.reset_eyes);
+        this.command(
+          { file: message.file, state: message.state, loop: message.loop, descriptor: message.descriptor },
+          message.animation_state,
+          message.reset_eyes,
+        );
         return true;
       case 'animation':
         this.command({ file: message.animation, state: message.state, loop: message.loop, descriptor: message.descriptor ?? null }, message.animation_state);
@@ -168,7 +172,8 @@ export class Avatar {
   private mount(vrm: VRM): void {
     const eyes = new Eyes(vrm, this.stage.camera);
     const player = new AnimationPlayer(vrm, this.stage.firstAvatarFrame, {
-      onSection: (command, section) => window.dispatchEvent(new CustomEvent('anima:animation-section', { detail: { file: command.file, state: command.state, section } })),
+      onSection: (command, section) =>
+        window.dispatchEvent(new CustomEvent('anima:animation-section', { detail: { file: command.file, state: command.state, section } })),
       onComplete: (command) => this.send({ type: 'animation_complete', file: command.file, state: command.state }),
       onError: (command, error) => console.error(`The animation ${command.file} could not be played:`, error),
     });

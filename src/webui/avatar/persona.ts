@@ -27,7 +27,11 @@ function asWeights(value: unknown): Weights {
 
 /** Reads what the file offers and ignores the rest: a broken persona must not stop the avatar. */
 export function parsePersona(json: unknown): Persona {
-  const raw = (json ?? {}) as { blendshape_map?: Record<string, unknown>; emotions?: Record<string, unknown>; emotion_speed?: { default?: unknown; decay?: unknown } };
+  const raw = (json ?? {}) as {
+    blendshape_map?: Record<string, unknown>;
+    emotions?: Record<string, unknown>;
+    emotion_speed?: { default?: unknown; decay?: unknown };
+  };
   const blendshapeMap: Persona['blendshape_map'] = {};
   for (const [key, value] of Object.entries(raw.blendshape_map ?? {})) {
     if (typeof value === 'string') blendshapeMap[key] = value;

@@ -90,7 +90,11 @@ export class ChatPanel {
     const item = h(
       'li',
       { class: `chat-message ${entry.role}`, 'data-id': entry.id },
-      h('span', { class: 'who' }, entry.role === 'user' ? 'You' : entry.username && entry.username !== 'self' ? entry.username : entry.role === 'assistant' ? 'Anima' : 'System'),
+      h(
+        'span',
+        { class: 'who' },
+        entry.role === 'user' ? 'You' : entry.username && entry.username !== 'self' ? entry.username : entry.role === 'assistant' ? 'Anima' : 'System',
+      ),
       h('time', { datetime: entry.timestamp }, Number.isNaN(time.getTime()) ? '' : time.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })),
       h('p', {}, entry.text),
     );
