@@ -45,7 +45,8 @@ async function sqliteTarget(): Promise<Target> {
   return {
     url: `sqlite:${join(directory, 'bench.sqlite')}`,
     raw: async (handle) => {
-      const sqlite = handle.sqlite!;
+      const { sqlite } = handle;
+      if (!sqlite) throw new Error('the SQLite handle has no raw driver');
       const insert = sqlite.prepare(INSERT);
       const select = sqlite.prepare(SELECT_NEWEST);
       return { insert: async (values) => void insert.run(...values), select: async (path, limit) => select.all(path, limit), close: async () => {} };

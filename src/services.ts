@@ -87,7 +87,7 @@ export const packageVersion: string = (JSON.parse(readFileSync(new URL('../packa
 
 /** Opens the database, layers the saved configuration on top, and wires the shared services. */
 export async function createServices(options: ServiceOptions): Promise<Services> {
-  const { config, logger } = options;
+  const { config } = options;
   const cwd = options.cwd ?? process.cwd();
   // Before the database opens (a driver error may quote DATABASE_URL); saved entries follow as changes.
   const disposers: Services['disposers'] = [followSecrets(config, options.logTap.redactor)];

@@ -14,8 +14,7 @@ export class SseParser {
   push(text: string): void {
     const buffer = this.rest + text;
     let start = 0;
-    let newline: number;
-    while ((newline = buffer.indexOf('\n', start)) !== -1) {
+    for (let newline = buffer.indexOf('\n', start); newline !== -1; newline = buffer.indexOf('\n', start)) {
       this.line(buffer, start, newline > start && buffer.charCodeAt(newline - 1) === 13 ? newline - 1 : newline);
       start = newline + 1;
     }

@@ -56,7 +56,7 @@ export class GltfWriter {
    */
   sparseVec3(count: number, indices: Uint16Array, values: Float32Array): number {
     const dense = new Float32Array(count * 3);
-    indices.forEach((index, i) => dense.set(values.subarray(i * 3, i * 3 + 3), index * 3));
+    for (const [i, index] of indices.entries()) dense.set(values.subarray(i * 3, i * 3 + 3), index * 3);
     const accessor: Json = { componentType: 5126, count, type: 'VEC3', ...bounds(dense, 3) };
     if (indices.length > 0) {
       accessor.sparse = {

@@ -67,7 +67,7 @@ function morphAccessor(w: GltfWriter, data: PrimitiveData, target: string): numb
   const values: number[] = [];
   data.vertices.forEach((v, i) => {
     const delta = v.morphs?.[target];
-    if (delta && delta.some((c) => c !== 0)) {
+    if (delta?.some((c) => c !== 0)) {
       indices.push(i);
       values.push(...delta);
     }

@@ -24,7 +24,7 @@ export class FileHasher {
   private readonly cache = new Map<string, CachedHash>();
 
   async hash(path: string): Promise<{ hash: string; size: number } | undefined> {
-    let info;
+    let info: Awaited<ReturnType<typeof stat>>;
     try {
       info = await stat(path);
     } catch {

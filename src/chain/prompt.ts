@@ -30,7 +30,10 @@ function schemaOf(spec: ActionSpec): string {
 
 function describeAction(type: string, spec: ActionSpec): string {
   let byType = descriptions.get(spec);
-  if (!byType) descriptions.set(spec, (byType = new Map()));
+  if (!byType) {
+    byType = new Map();
+    descriptions.set(spec, byType);
+  }
   let description = byType.get(type);
   if (description === undefined) {
     const lines = [`- ${type}: ${spec.brief}`, `  payload schema: ${schemaOf(spec)}`];

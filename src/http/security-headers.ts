@@ -28,7 +28,9 @@ const CONTENT_SECURITY_POLICY = {
 export function securityHeaders(https: boolean): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
-    setHeader: (name: string, value: unknown) => void (headers[name.toLowerCase()] = String(value)),
+    setHeader: (name: string, value: unknown) => {
+      headers[name.toLowerCase()] = String(value);
+    },
     removeHeader: (name: string) => void delete headers[name.toLowerCase()],
   };
   helmet({ contentSecurityPolicy: CONTENT_SECURITY_POLICY, strictTransportSecurity: https })(

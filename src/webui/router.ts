@@ -1,6 +1,6 @@
 /** Hash routes: `#/` is the avatar and chat; the admin pages are loaded on first visit (their own chunks). */
 import { clear, errorText, h } from './dom.ts';
-import type { PageModule } from './view.ts';
+import type { PageModule, View } from './view.ts';
 
 const PAGES: Record<string, { title: string; load: () => Promise<PageModule> }> = {
   components: { title: 'Components', load: () => import('./admin/components-page.ts') },
@@ -17,7 +17,7 @@ export function navigation(): HTMLElement {
 }
 
 export function startRouter(stage: HTMLElement, admin: HTMLElement, onStageVisible: (visible: boolean) => void): void {
-  let cleanup: (() => void) | void;
+  let cleanup: ReturnType<View>;
   let route = 0;
   const show = async () => {
     const current = ++route;

@@ -4,6 +4,7 @@
  */
 
 /** Renders a page into `root` (which holds only the page title); may return what to undo on leaving. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a view that needs no clean-up simply returns nothing.
 export type View = (root: HTMLElement) => (() => void) | void;
 
 /** What each lazily loaded page module exports. */

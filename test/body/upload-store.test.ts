@@ -116,7 +116,7 @@ describe('upload retention', () => {
     skins = await copyFixtureSkins();
     test = await createTestBody({ skinsDir: skins });
     const kept = await uploadTo(storeOf());
-    await writeFile(join(skins, 'temp', 'f'.repeat(32) + '.txt'), 'not an upload');
+    await writeFile(join(skins, 'temp', `${'f'.repeat(32)}.txt`), 'not an upload');
     await uploadTo(storeOf()).then((meta) => writeFile(join(skins, 'temp', meta.upload_id, 'meta.json'), '{"broken": '));
     test.body.stop();
     test = await createTestBody({ skinsDir: skins });

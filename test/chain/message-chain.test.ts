@@ -156,7 +156,12 @@ describe('message chain', () => {
   it('merges tts_speak with the message into one captioned speech and suppresses the duplicate text', async () => {
     const chain = await start();
     const spoken: SpeechRequest[] = [];
-    test.services.assistant.speech.register({ speak: async (request) => (spoken.push(request), { status: 'success' }) });
+    test.services.assistant.speech.register({
+      speak: async (request) => {
+        spoken.push(request);
+        return { status: 'success' };
+      },
+    });
     record.script.push(
       JSON.stringify({
         actions: [

@@ -56,7 +56,15 @@ describe('a component context', () => {
 
   it('gives no service to a component that names none', async () => {
     let seen: string[] = ['unset'];
-    await start(definePlugin({ name: 'quiet', create: ({ services }) => ((seen = Object.keys(services)), {}) }));
+    await start(
+      definePlugin({
+        name: 'quiet',
+        create: ({ services }) => {
+          seen = Object.keys(services);
+          return {};
+        },
+      }),
+    );
     expect(seen).toEqual([]);
   });
 

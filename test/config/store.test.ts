@@ -15,7 +15,9 @@ function memoryOverrides(initial: Record<string, string> = {}): OverrideStore & 
   return {
     saved,
     load: async () => ({ ...saved }),
-    save: async (key, value) => void (saved[key] = value),
+    save: async (key, value) => {
+      saved[key] = value;
+    },
     remove: async (key) => void delete saved[key],
   };
 }

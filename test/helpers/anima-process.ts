@@ -48,7 +48,9 @@ export function spawnAnima(cwd: string, environment: Record<string, string>): An
       }
     }
   });
-  child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     child,
@@ -64,7 +66,13 @@ export function spawnAnima(cwd: string, environment: Record<string, string>): An
           clearTimeout(timer);
           reject(new Error(`process exited; stderr: ${stderr}; log: ${lines.map((line) => line.msg).join(' | ')}`));
         });
-        waiters.push({ predicate, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+        waiters.push({
+          predicate,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
       });
     },
   };

@@ -131,24 +131,20 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
         try {
           body = JSON.parse(Buffer.concat(parts).toString('utf8')) as RecordedRequest['body'];
         } catch {
-          response
-            .writeHead(400, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({
-                error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null },
-              }),
-            );
+          response.writeHead(400, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null },
+            }),
+          );
           return;
         }
         requests.push({ path: request.url ?? '', headers: request.headers, body });
         if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-          response
-            .writeHead(404, { 'content-type': 'application/json' })
-            .end(
-              JSON.stringify({
-                error: { message: `Unknown request URL: ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
-              }),
-            );
+          response.writeHead(404, { 'content-type': 'application/json' }).end(
+            JSON.stringify({
+              error: { message: `Unknown request URL: ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
+            }),
+          );
           return;
         }
         if (options.apiKey !== undefined && request.headers.authorization !== `Bearer ${options.apiKey}`) {

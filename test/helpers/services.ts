@@ -45,7 +45,11 @@ export async function createTestServices(options: TestServiceOptions = {}): Prom
     logTap: tap,
     cwd,
     databaseUrl: options.databaseUrl ?? 'sqlite::memory:',
-    lifecycle: { requestRestart: () => void (restarts += 1) },
+    lifecycle: {
+      requestRestart: () => {
+        restarts += 1;
+      },
+    },
     ...(options.helloTimeoutMs === undefined ? {} : { helloTimeoutMs: options.helloTimeoutMs }),
     ...(options.componentRoots === undefined ? {} : { componentRoots: options.componentRoots }),
   });

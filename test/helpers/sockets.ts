@@ -45,7 +45,13 @@ export async function openSocket(url: string, headers: Record<string, string> = 
       if (found !== undefined) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no matching message in time')), timeoutMs);
-        waiters.push({ predicate, resolve: (message) => (clearTimeout(timer), resolve(message)) });
+        waiters.push({
+          predicate,
+          resolve: (message) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+        });
       });
     },
   };

@@ -39,9 +39,9 @@ async function seedLegacy(dialect: DialectName, url: string, extra: LegacyRow[] 
     const sqlite = new SqliteDatabase(url.slice('sqlite:'.length));
     sqlite.exec(SQLITE_LEGACY);
     const insert = sqlite.prepare(INSERT);
-    sqlite.transaction(() =>
-      rows.forEach((row, index) => insert.run(legacyId(index), ...row.map((value) => (typeof value === 'number' ? String(value) : value)))),
-    )();
+    sqlite.transaction(() => {
+      for (const [index, row] of rows.entries()) insert.run(legacyId(index), ...row.map((value) => (typeof value === 'number' ? String(value) : value)));
+    })();
     sqlite.close();
     return;
   }
@@ -114,15 +114,18 @@ describeEachDialect('legacy chat_history migration', (dialect) => {
     ]);
     await seedLegacy(dialect, database.url, extra);
     handle = await openDatabase(database.url);
-    const count = async () =>
-      Number(
+    // The database open now: the count runs again after a reopen.
+    const count = async () => {
+      if (!handle) throw new Error('no database is open');
+      return Number(
         (
-          await handle!.db
+          await handle.db
             .selectFrom('chat_history')
             .select((eb) => eb.fn.countAll().as('n'))
             .executeTakeFirstOrThrow()
         ).n,
       );
+    };
     expect(await count()).toBe(LEGACY_ROWS.length + extra.length);
     const sameSecond = await handle.db.selectFrom('chat_history').select('timestamp').where('interface_path', '=', 'matrix/c1/t').execute();
     expect(new Set(sameSecond.map((row) => row.timestamp)).size).toBe(350);

@@ -34,7 +34,8 @@ describe('descriptor sections in the web UI player', () => {
   });
 
   it('resamples a section so that its first key is the section start frame', () => {
-    const loop = planSteps(structured, true, 'intro', clip)[1]!;
+    const loop = planSteps(structured, true, 'intro', clip)[1];
+    if (!loop) throw new Error('no loop step');
     const slice = sliceClip(clip, loop, 30);
     expect(slice.duration).toBeCloseTo(91 / 30);
     expect(slice.tracks[0]?.values[0]).toBeCloseTo(20);

@@ -39,7 +39,13 @@ async function connect(url: string): Promise<LiveClient> {
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no matching event in time; got ${JSON.stringify(events)}`)), timeoutMs);
-        waiters.push({ predicate, resolve: (event) => (clearTimeout(timer), resolve(event)) });
+        waiters.push({
+          predicate,
+          resolve: (event) => {
+            clearTimeout(timer);
+            resolve(event);
+          },
+        });
       });
     },
   };

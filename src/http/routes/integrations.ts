@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IntegrationMessageSchema, InvalidIntegrationMessageError } from '../../chain/integrations.ts';
+import { IntegrationMessageSchema, InvalidIntegrationMessageError, type IngestResult } from '../../chain/integrations.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 
@@ -14,7 +14,7 @@ export const integrationRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
     '/api/integrations/messages',
     { schema: { summary: 'Ingest an integration message: type chat enters the message chain, other types are stored', body: IntegrationMessageSchema } },
     async (request, reply) => {
-      let result;
+      let result: IngestResult;
       try {
         result = await integrations.ingest(request.body);
       } catch (error) {

@@ -59,7 +59,10 @@ export class Avatar {
   earlyStart(): void {
     try {
       const model = JSON.parse(localStorage.getItem(LAST_MODEL) ?? 'null') as ModelRef | null;
-      if (typeof model?.url === 'string') return this.showModel(model);
+      if (typeof model?.url === 'string') {
+        this.showModel(model);
+        return;
+      }
     } catch {
       localStorage.removeItem(LAST_MODEL);
     }

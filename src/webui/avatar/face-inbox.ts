@@ -16,7 +16,10 @@ export class FaceInbox {
   private expression: { name: string; intensity: number } | undefined;
 
   face(values: Record<string, number>): void {
-    if (this.target) return this.target.applyFace(values);
+    if (this.target) {
+      this.target.applyFace(values);
+      return;
+    }
     for (const [key, value] of Object.entries(values)) this.values.set(key, value);
   }
 

@@ -40,10 +40,12 @@ function between([min, max]: [number, number]): number {
 /** The strongest emotion; ties are broken at random. */
 export function strongestEmotion(values: Record<string, number>): [string, number] | undefined {
   let best: Array<[string, number]> = [];
+  let top = 0;
   for (const [name, value] of Object.entries(values)) {
-    if (value <= 0) continue;
-    if (best.length === 0 || value > best[0]![1]) best = [[name, value]];
-    else if (value === best[0]![1]) best.push([name, value]);
+    if (value <= 0 || value < top) continue;
+    if (value > top) best = [];
+    top = value;
+    best.push([name, value]);
   }
   return best[Math.floor(Math.random() * best.length)];
 }
@@ -123,14 +125,18 @@ export class Face {
       entry.current = ease(entry.current, entry.target, rise, delta);
     }
     const override = this.override;
-    const overrideLevel = override ? (override.current = ease(override.current, override.target, OVERRIDE_RATE, delta)) : 0;
+    if (override) override.current = ease(override.current, override.target, OVERRIDE_RATE, delta);
+    const overrideLevel = override?.current ?? 0;
     if (override && override.target === 0 && overrideLevel < 0.001) this.override = undefined;
     // The override replaces the emotional baseline as it fades in, and gives it back as it fades out.
     for (const [name, entry] of this.baseline) raise(name, entry.current * (1 - overrideLevel));
     for (const [name, value] of Object.entries(this.overlayWeights(delta))) raise(name, value * (1 - overrideLevel));
     for (const [name, value] of Object.entries(this.cueWeights(frame))) raise(name, value);
     if (override) for (const [name, value] of Object.entries(override.weights)) raise(name, value * overrideLevel);
-    for (const [name, entry] of this.visemes) raise(name, (entry.current = ease(entry.current, entry.target, VISEME_RATE, delta)));
+    for (const [name, entry] of this.visemes) {
+      entry.current = ease(entry.current, entry.target, VISEME_RATE, delta);
+      raise(name, entry.current);
+    }
     this.applyEyes(weights, delta);
     this.write(weights);
   }
