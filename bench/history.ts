@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createConnection, createPool } from 'mysql2/promise';
 import { openDatabase, type DatabaseHandle } from '../src/db/dialect.ts';
-import { ChatHistoryRepository } from '../src/db/repositories/chat-history.ts';
+import { ChatHistoryRepository } from '../src/db/repositories/chat-history-repository.ts';
 import type { DialectName } from '../src/db/schema.ts';
 import { ChatHistory } from '../src/history/chat-history.ts';
 import { MicrosecondClock, toDatabaseTimestamp } from '../src/history/timestamps.ts';

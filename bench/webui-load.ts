@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { buildApp } from '../src/app.ts';
 import { createLogger } from '../src/logging.ts';
-import { ensureWebuiBuilt } from '../src/webui-build.ts';
+import { ensureWebuiBuilt } from '../src/system/webui-build.ts';
 import { CHROMIUM_ARGS } from '../test/e2e/browser.ts';
 import { createTestServices } from '../test/helpers/services.ts';
 import { percentile, type Benchmark } from './lib/report.ts';

@@ -12,7 +12,7 @@ import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
 import { createLogger, followLogLevel, type LogTap, type Logger } from './logging.ts';
 import { closeServices, createServices, type Lifecycle, type Services } from './services.ts';
 import { isLoopbackAddress } from './trust.ts';
-import { ensureWebuiBuilt } from './webui-build.ts';
+import { ensureWebuiBuilt } from './system/webui-build.ts';
 
 export interface RunningAnima {
   services: Services;

@@ -9,7 +9,7 @@ import { AurisPlugin } from './auris/auris-plugin.ts';
 import type { AurisEngine } from './auris/contract.ts';
 import { createPocketsphinxEngine, POCKETSPHINX_ENGINE } from './auris/pocketsphinx-engine.ts';
 import { createVoskEngine, LOCAL_AURIS_ENGINE, VOSK_ALIAS } from './auris/vosk-engine.ts';
-import { speakingBody } from './body-adapter.ts';
+import { speakingBody } from './speaking-body.ts';
 import { connectChain } from './chain-adapter.ts';
 import { EngineRegistry } from './engine-registry.ts';
 import { readExternalEndpoints, registerExternalEndpoints } from './external-endpoints.ts';

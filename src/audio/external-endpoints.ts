@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ConfigStore } from '../config/store.ts';
-import { httpTtsTimeoutSeconds } from '../config/legacy.ts';
+import { httpTtsTimeoutSeconds } from './vox/http-tts-settings.ts';
 import type { AurisEngine } from './auris/contract.ts';
 import { SPEECH_16K } from './auris/contract.ts';
 import type { EngineFactory, EngineRegistry } from './engine-registry.ts';

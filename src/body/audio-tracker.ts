@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from './clock.ts';
-import type { AudioState, LipsyncData } from './messages.ts';
+import type { Lipsync } from '../audio/lipsync.ts';
+import type { AudioState } from './messages.ts';
 
 /** Kept after the estimated end of the audio, so a slow client is not cut short. */
 export const AUDIO_CLEAR_BUFFER_MS = 1000;
@@ -7,7 +8,7 @@ export const AUDIO_CLEAR_BUFFER_MS = 1000;
 export interface SpeechAudio {
   url: string;
   audio_duration_s: number;
-  lipsync_data?: LipsyncData;
+  lipsync_data?: Lipsync;
 }
 
 /** The speech audio now playing, so late joiners resume at the right offset; clears itself when it ends. */

@@ -6,9 +6,8 @@ import type { AnimationChange } from './animation-payload.ts';
 import { AssetManifest, type Asset } from './asset-manifest.ts';
 import { AudioTracker, type SpeechAudio } from './audio-tracker.ts';
 import { systemClock, type Clock, type Random } from './clock.ts';
-import type { Descriptor } from './descriptor.ts';
 import { FaceState } from './face-state.ts';
-import type { AudioState, BodyMessage, EmotionSnapshot, VrmModel, VrmModelMessage } from './messages.ts';
+import type { AnimationView, AudioState, BodyMessage, EmotionSnapshot, FullBodyState, VrmModel, VrmModelMessage } from './messages.ts';
 import { FALLBACK_SKIN, findSkinModel, skinUrl } from './skin-files.ts';
 import { StateRegistry } from './states.ts';
 import { TransportSet, type BodyTransport } from './transports.ts';
@@ -19,26 +18,6 @@ export interface BodyServerOptions {
   logger: Logger;
   clock?: Clock;
   random?: Random;
-}
-
-/** The animation part of the full state (a superset of the spec's in-process and HTTP shapes). */
-export interface AnimationView {
-  state: string;
-  file: string | null;
-  url: string | null;
-  loop: boolean;
-  phase: string;
-  descriptor: Descriptor | null;
-  started_at: string;
-  priority: number;
-  contexts: string[];
-}
-
-export interface FullBodyState {
-  vrm_model: VrmModel | null;
-  animation: AnimationView;
-  face_values: Record<string, number>;
-  audio: AudioState | null;
 }
 
 export type StateOptions = Omit<PlayRequest, 'state'>;

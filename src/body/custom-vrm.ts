@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { safeFileName } from '../config/files.ts';
+import { safeFileName } from '../system/upload-files.ts';
 import type { Logger } from '../logging.ts';
 import type { BodyServer } from './body-server.ts';
 import { detectVrm, type VrmVersion } from './file-kinds.ts';

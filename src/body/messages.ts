@@ -1,3 +1,8 @@
+/**
+ * The body's wire shapes: the messages its sockets carry and the state its HTTP API returns. The web UI
+ * reads these same declarations (type-only imports), so server and client cannot drift apart.
+ */
+import type { Lipsync } from '../audio/lipsync.ts';
 import type { Descriptor } from './descriptor.ts';
 
 /** Frame and time facts that let a client join a clip part-way. */
@@ -12,7 +17,20 @@ export interface EmotionSnapshot {
   values: Record<string, number>;
 }
 
-/** The optional rich companion of an animation command (spec: "animation_state object"). */
+/** A face cue of the spec's animation_state: targets (logical keys) held between two frames of the clip. */
+export interface ExpressionCue {
+  start_frame: number;
+  end_frame: number;
+  targets: Record<string, number>;
+  source?: string;
+  priority?: number;
+}
+
+/**
+ * The optional rich companion of an animation command (spec: "animation_state object"). The cue fields
+ * (expressions, blink, eye_movement) are the spec's; this server sends none of them yet, the web UI
+ * honours them.
+ */
 export interface AnimationStateInfo {
   action: string;
   phase: string;
@@ -20,6 +38,9 @@ export interface AnimationStateInfo {
   descriptor?: Descriptor;
   clip?: { name: string; duration: number; fps: number };
   timing: AnimationTiming;
+  expressions?: ExpressionCue[];
+  blink?: { auto?: boolean; rate_s?: number; intensity?: number };
+  eye_movement?: { auto?: boolean; saccade_rate_s?: number };
   emotions?: EmotionSnapshot;
   lipsync: boolean;
   priority: number;
@@ -69,15 +90,13 @@ export interface PreloadAnimationMessage {
   descriptor: Descriptor | null;
 }
 
-/** Lip-sync data as the contract defines it; kept opaque here, validated where it enters. */
-export type LipsyncData = unknown;
-
 export interface AudioState {
   url: string;
   audio_duration_s: number;
   /** Seconds already played, for a client that joins late. */
   offset_s: number;
-  lipsync_data: LipsyncData;
+  /** Vox's lip-sync timeline, validated where it is made. */
+  lipsync_data: Lipsync | null;
 }
 
 /** Speech audio now playing (or `audio: null` when it ended). */
@@ -105,3 +124,23 @@ export type BodyMessage =
   | PreloadAnimationMessage
   | VrmAudioMessage
   | AnimationStateSummaryMessage;
+
+/** The animation part of the full state (a superset of the spec's in-process and HTTP shapes). */
+export interface AnimationView {
+  state: string;
+  file: string | null;
+  url: string | null;
+  loop: boolean;
+  phase: string;
+  descriptor: Descriptor | null;
+  started_at: string;
+  priority: number;
+  contexts: string[];
+}
+
+export interface FullBodyState {
+  vrm_model: VrmModel | null;
+  animation: AnimationView;
+  face_values: Record<string, number>;
+  audio: AudioState | null;
+}

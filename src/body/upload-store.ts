@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { safeFileName } from '../config/files.ts';
+import { safeFileName } from '../system/upload-files.ts';
 import type { Logger } from '../logging.ts';
 import type { BodyServer } from './body-server.ts';
 import { systemClock, type Clock, type TimerHandle } from './clock.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DiaryPort } from '../components/contract.ts';
 import type { ConfigStore } from '../config/store.ts';
-import { ChatHistoryRepository } from '../db/repositories/chat-history.ts';
+import { ChatHistoryRepository } from '../db/repositories/chat-history-repository.ts';
 import type { DiaryRepository } from '../db/repositories/diary.ts';
 import type { Database, DialectName } from '../db/schema.ts';
 import { ChatHistory, type HistoryMessage } from '../history/chat-history.ts';

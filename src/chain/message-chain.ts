@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { linkedSignal, type LinkedSignal } from '../abort.ts';
+import { linkedSignal, type LinkedSignal } from './linked-signal.ts';
 import type { BodyServer } from '../body/body-server.ts';
 import type { CortexInstance, InterfaceDefinition } from '../components/contract.ts';
 import type { Asker, Delivery } from '../components/delivery.ts';
@@ -20,7 +20,7 @@ import type { ComponentEntry, ComponentRegistry } from '../components/registry.t
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import { AttentionModes, parseAttentionCommand } from './attention.ts';
-import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './body-adapter.ts';
+import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './message-animation.ts';
 import { collectStream } from './collect.ts';
 import { ConversationQueue } from './conversation-queue.ts';
 import { NO_ENGINE_NOTICE, type CortexSelector } from './cortex-selector.ts';

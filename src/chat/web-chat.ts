@@ -1,33 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { ttsPlayMessage, type SpokenAudio, type TtsPlayMessage } from '../audio/vox/outlets.ts';
+import { ttsPlayMessage, type SpokenAudio } from '../audio/vox/outlets.ts';
 import { deliveredText, type Action, type ChainPort } from '../components/contract.ts';
 import type { ChatMessage } from '../history/chat-history.ts';
 import { WEBUI_INTERFACE, type WebSession } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';
+import type { WebChatEntry, WebChatFrame } from './web-chat-frames.ts';
 
 /** What the web user is called in the history and the prompt ("User: hello"). */
 export const WEB_USER_NAME = 'User';
 /** The assistant's name on its live messages; the history calls it `self`, which the page shows as "Anima". */
 const ASSISTANT_NAME = 'self';
 export const CHAT_FAILED_MESSAGE = 'Sorry, something went wrong and your message was not answered. Please try again.';
-
-/** The contract's chat message `m`. Ids are strings: the client's own for an echo, the row id in a history. */
-export interface WebChatEntry {
-  id: string;
-  role: 'user' | 'assistant' | 'system';
-  username: string;
-  text: string;
-  timestamp: string;
-  interface_path: string;
-}
-
-/** Server frames of the web chat (contract: "Chat over the web UI socket"). */
-export type WebChatFrame =
-  | { type: 'chat_history'; interface_path: string; messages: WebChatEntry[]; restored?: boolean }
-  | ({ type: 'chat_message' } & WebChatEntry)
-  | { type: 'typing'; active: boolean }
-  | { type: 'chat_error'; message: string }
-  | TtsPlayMessage;
 
 /** One web UI socket as the chat sees it. `send` must not throw. */
 export interface WebChatPeer {

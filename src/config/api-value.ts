@@ -1,5 +1,5 @@
 import { isSecretKey, type VariableDefinition } from './define.ts';
-import { configFileInside, shownFolder } from './files.ts';
+import { configFileInside, shownFolder } from './config-files.ts';
 import { unmaskSent } from './mask.ts';
 import { collidingListener } from './ports.ts';
 import { findVariable } from './schema.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatHistoryRepository } from '../db/repositories/chat-history.ts';
+import type { ChatHistoryRepository } from '../db/repositories/chat-history-repository.ts';
 import type { ChatHistoryRow, NewChatHistoryRow } from '../db/schema.ts';
 import type { Logger } from '../logging.ts';
 import { INTERFACE_PATH_MAX, InvalidInterfacePathError } from './interface-path.ts';

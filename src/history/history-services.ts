@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ConfigStore } from '../config/store.ts';
 import type { DatabaseHandle } from '../db/dialect.ts';
-import { ChatHistoryRepository } from '../db/repositories/chat-history.ts';
+import { ChatHistoryRepository } from '../db/repositories/chat-history-repository.ts';
 import { DiaryRepository } from '../db/repositories/diary.ts';
 import { SessionMetaRepository } from '../db/repositories/session-meta.ts';
 import type { Logger } from '../logging.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging.ts';
-import { isTransientDatabaseError } from './transient-errors.ts';
+import { isTransientDatabaseError } from '../db/driver-errors.ts';
 
 export interface RetryPolicy {
   /** Writes held while the database is away; beyond it the oldest is dropped (and logged). */

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
-import { FileTooLargeError, writeUpload } from '../config/files.ts';
+import { FileTooLargeError, writeUpload } from '../system/upload-files.ts';
 import { UploadError, type UploadRefusal } from '../body/upload-errors.ts';
 import { AppError, badRequest, type ErrorCode } from '../errors.ts';
 

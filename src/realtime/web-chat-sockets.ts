@@ -1,5 +1,6 @@
 import { webChatIfLoaded, webChatUnavailable, type WebChatHost } from '../chat/web-chat-interface.ts';
-import type { WebChat, WebChatFrame } from '../chat/web-chat.ts';
+import type { WebChat } from '../chat/web-chat.ts';
+import type { WebChatFrame } from '../chat/web-chat-frames.ts';
 import { toChatMessage, type ChatHistory, type ChatMessage } from '../history/chat-history.ts';
 import type { WebSessions } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';

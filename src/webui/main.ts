@@ -7,7 +7,7 @@ import { ChatPanel } from './chat/chat-panel.ts';
 import { askForApiKey } from './key-dialog.ts';
 import { apiJson, setKeyPrompt } from './net/api.ts';
 import { LiveSocket } from './net/live-socket.ts';
-import type { AnimationStateSnapshot, ClientMessage } from './protocol.ts';
+import type { AnimationView, ClientMessage } from './protocol.ts';
 import { navigation, startRouter } from './router.ts';
 
 function element<T extends HTMLElement>(id: string): T {
@@ -20,7 +20,7 @@ setKeyPrompt(askForApiKey);
 const stage = new Stage(element<HTMLCanvasElement>('avatar'));
 const send = (message: ClientMessage) => socket.send(message);
 const resync = () => {
-  apiJson<AnimationStateSnapshot>('/api/animation_state')
+  apiJson<AnimationView>('/api/animation_state')
     .then((snapshot) => avatar.sync(snapshot))
     .catch(() => undefined);
 };

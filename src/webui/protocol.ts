@@ -1,54 +1,17 @@
 /**
  * The server-to-client messages of `/ws` as the contract defines them; the server validates, the client
- * trusts its shape. Shapes the server emits exactly are its own types (type-only imports, erased from the
- * bundle); the client's own types below accept more than the server sends today (the spec's optional
- * animation_state fields, the legacy `animation` message).
+ * trusts its shape. The body's and the chat's frames are the server's own declarations (type-only
+ * imports, erased from the bundle). Declared here: what the client accepts beyond them (the legacy
+ * `animation` message, a chat line shown before its echo), and the socket's own frames (error, pong, and
+ * what the client sends), whose server side is zod in src/realtime/protocol.ts beside a Node-only parser
+ * this tsconfig cannot type.
  */
+import type { Lipsync } from '../audio/lipsync.ts';
 import type { Descriptor } from '../body/descriptor.ts';
-import type {
-  AnimationStateSummaryMessage,
-  PreloadAnimationMessage,
-  VrmExpressionClearMessage,
-  VrmExpressionSetMessage,
-  VrmFaceMessage,
-  VrmModelMessage,
-} from '../body/messages.ts';
+import type { AnimationStateInfo, AnimationView, BodyMessage, ExpressionCue } from '../body/messages.ts';
+import type { WebChatEntry, WebChatFrame } from '../chat/web-chat-frames.ts';
 
-export type { Descriptor };
-
-export interface ExpressionCue {
-  start_frame: number;
-  end_frame: number;
-  targets: Record<string, number>;
-  source?: string;
-  priority?: number;
-}
-
-export interface AnimationState {
-  action?: string;
-  phase?: string;
-  animation?: string;
-  descriptor?: Descriptor;
-  clip?: { name: string; duration: number; fps: number };
-  timing?: { started_at: string; time_in_clip: number; current_frame: number };
-  expressions?: ExpressionCue[];
-  blink?: { auto?: boolean; rate_s?: number; intensity?: number };
-  eye_movement?: { auto?: boolean; saccade_rate_s?: number };
-  emotions?: { dominant?: string; values: Record<string, number> };
-  lipsync?: boolean;
-  priority?: number;
-  source?: string;
-}
-
-export interface VrmAnimationMessage {
-  type: 'vrm_animation';
-  file: string;
-  state: string;
-  loop: boolean;
-  reset_eyes?: boolean;
-  descriptor: Descriptor | null;
-  animation_state?: AnimationState;
-}
+export type { AnimationStateInfo, AnimationView, Descriptor, ExpressionCue, Lipsync };
 
 /** The legacy spelling: `animation` instead of `file`. */
 export interface LegacyAnimationMessage {
@@ -57,53 +20,15 @@ export interface LegacyAnimationMessage {
   state: string;
   loop: boolean;
   descriptor?: Descriptor | null;
-  animation_state?: AnimationState;
+  animation_state?: AnimationStateInfo;
 }
 
-export interface LipsyncData {
-  mouths: Array<{ time: number; value: string }>;
-  duration: number;
-}
+/** A chat line as the panel shows it: the server's entry, or the user's own line before its echo completes it. */
+export type ChatEntry = Omit<WebChatEntry, 'username' | 'interface_path'> & Partial<Pick<WebChatEntry, 'username' | 'interface_path'>>;
 
-export interface ChatEntry {
-  id: string;
-  role: 'user' | 'assistant' | 'system';
-  username?: string;
-  text: string;
-  timestamp: string;
-  interface_path?: string;
-}
-
-export type ServerMessage =
-  | VrmAnimationMessage
-  | LegacyAnimationMessage
-  | VrmModelMessage
-  | VrmFaceMessage
-  | VrmExpressionSetMessage
-  | VrmExpressionClearMessage
-  | PreloadAnimationMessage
-  | AnimationStateSummaryMessage
-  | { type: 'vrm_audio'; audio: { url: string; audio_duration_s: number; offset_s: number; lipsync_data?: LipsyncData | null } | null }
-  | { type: 'tts_play'; url: string; audio_duration_s?: number; lipsync?: LipsyncData | null; text?: string }
-  | { type: 'chat_history'; messages: ChatEntry[]; restored?: boolean }
-  | ({ type: 'chat_message' } & ChatEntry)
-  | { type: 'typing'; active: boolean }
-  | { type: 'chat_error'; message: string }
-  | { type: 'error'; code: string; message: string }
-  | { type: 'pong' };
+export type ServerMessage = BodyMessage | LegacyAnimationMessage | WebChatFrame | { type: 'error'; code: string; message: string } | { type: 'pong' };
 
 export type ClientMessage =
   | { type: 'hello'; token?: string; has_assets: string[] }
   | { type: 'animation_complete'; file: string; state: string }
   | { type: 'chat'; text: string; id: string };
-
-/** `GET /api/animation_state`, polled after a reconnect. */
-export interface AnimationStateSnapshot {
-  state: string;
-  file: string | null;
-  url: string | null;
-  loop: boolean;
-  phase?: string;
-  descriptor: Descriptor | null;
-  started_at: string;
-}

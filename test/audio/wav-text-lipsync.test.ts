@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateLipsync, LipsyncSchema } from '../../src/audio/lipsync.ts';
-import { cleanSpeechText } from '../../src/audio/text.ts';
+import { cleanSpeechText } from '../../src/audio/speech-text.ts';
 import { decodeWav, durationSeconds, InvalidWavError, isWav, wrapPcm } from '../../src/audio/wav.ts';
 import { pcmBytes, tone } from './helpers.ts';
 

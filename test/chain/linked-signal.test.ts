@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkedSignal } from '../../src/abort.ts';
+import { linkedSignal } from '../../src/chain/linked-signal.ts';
 
 describe('linkedSignal', () => {
   it('aborts with the reason of the first source that aborts', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpTtsEndpoints, httpTtsTimeoutSeconds } from '../../src/config/legacy.ts';
+import { httpTtsEndpoints, httpTtsTimeoutSeconds } from '../../src/audio/vox/http-tts-settings.ts';
 import {
   ConfigStore,
   InvalidConfigurationError,

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 import { buildApp, type App } from '../../src/app.ts';
 import { createLogger } from '../../src/logging.ts';
-import { ensureWebuiBuilt } from '../../src/webui-build.ts';
+import { ensureWebuiBuilt } from '../../src/system/webui-build.ts';
 import { createTestServices, type TestServiceOptions, type TestServices } from '../helpers/services.ts';
 
 export const CHROMIUM_ARGS = [

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
-import { SAVE_PROCEDURE } from '../../src/db/repositories/chat-history-mysql.ts';
-import { ChatHistoryRepository } from '../../src/db/repositories/chat-history.ts';
+import { SAVE_PROCEDURE } from '../../src/db/repositories/chat-history-repository-mysql.ts';
+import { ChatHistoryRepository } from '../../src/db/repositories/chat-history-repository.ts';
 import { ChatHistory } from '../../src/history/chat-history.ts';
 import type { DialectName } from '../../src/db/schema.ts';
 import { createLogger } from '../../src/logging.ts';

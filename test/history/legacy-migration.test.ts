@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
-import { ChatHistoryRepository } from '../../src/db/repositories/chat-history.ts';
+import { ChatHistoryRepository } from '../../src/db/repositories/chat-history-repository.ts';
 import type { DialectName } from '../../src/db/schema.ts';
 import { ChatHistory } from '../../src/history/chat-history.ts';
 import { fromInterfacePath, toInterfacePath } from '../../src/history/interface-path.ts';

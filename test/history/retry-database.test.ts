@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
-import { ChatHistoryRepository } from '../../src/db/repositories/chat-history.ts';
+import { ChatHistoryRepository } from '../../src/db/repositories/chat-history-repository.ts';
 import { ChatHistory } from '../../src/history/chat-history.ts';
 import { createLogger } from '../../src/logging.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/dialects.ts';

@@ -1,6 +1,6 @@
-import { linkedSignal } from '../../abort.ts';
+import { linkedSignal } from '../../chain/linked-signal.ts';
 import type { ConfigStore } from '../../config/store.ts';
-import { httpTtsEndpoints, httpTtsTimeoutSeconds } from '../../config/legacy.ts';
+import { httpTtsEndpoints, httpTtsTimeoutSeconds } from './http-tts-settings.ts';
 import type { Logger } from '../../logging.ts';
 import type { EngineFactory } from '../engine-registry.ts';
 import type { VoxEngine, VoxRequest } from './contract.ts';

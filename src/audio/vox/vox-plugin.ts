@@ -3,7 +3,7 @@ import type { Logger } from '../../logging.ts';
 import type { EngineRegistry } from '../engine-registry.ts';
 import { languageHint } from '../language-detect.ts';
 import { estimateLipsync, LipsyncSchema, type Lipsync } from '../lipsync.ts';
-import { cleanSpeechText } from '../text.ts';
+import { cleanSpeechText } from '../speech-text.ts';
 import { decodeWav, durationSeconds, firstChannel, isWav, wrapPcm, type Pcm16 } from '../wav.ts';
 import { DEFAULT_SAMPLE_RATE, type VoxEngine } from './contract.ts';
 import { chooseEngine } from './engine-choice.ts';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, DialectName } from '../schema.ts';
+import { upsert } from '../upsert.ts';
 
 /**
  * The configuration entries saved through the API, as the config store's highest layer. It fits the
@@ -19,11 +20,7 @@ export class ConfigEntriesRepository {
   async save(name: string, value: string): Promise<void> {
     const row = { name, value, updated_at: new Date().toISOString() };
     const insert = this.db.insertInto('config_entries').values(row);
-    const update = { value: row.value, updated_at: row.updated_at };
-    await (this.dialect === 'mysql'
-      ? insert.onDuplicateKeyUpdate(update)
-      : insert.onConflict((conflict) => conflict.column('name').doUpdateSet(update))
-    ).execute();
+    await upsert(insert, this.dialect, ['name'], { value: row.value, updated_at: row.updated_at }).execute();
   }
 
   async remove(name: string): Promise<void> {

@@ -10,21 +10,23 @@ function parseObject(text: string): Record<string, unknown> {
   }
 }
 
+/** The columns both tables store for a message, JSON as text; created now. */
+function messageColumns(message: NewIntegrationRecord) {
+  return {
+    source: message.source,
+    type: message.type,
+    payload: JSON.stringify(message.payload),
+    metadata: JSON.stringify(message.metadata),
+    created_at: new Date().toISOString(),
+  };
+}
+
 /** The outbox queues of the integrations (one per source) and the stored non-chat messages. */
 export class IntegrationsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async enqueue(message: NewIntegrationRecord): Promise<number> {
-    const result = await this.db
-      .insertInto('integration_outbox')
-      .values({
-        source: message.source,
-        type: message.type,
-        payload: JSON.stringify(message.payload),
-        metadata: JSON.stringify(message.metadata),
-        created_at: new Date().toISOString(),
-      })
-      .executeTakeFirstOrThrow();
+    const result = await this.db.insertInto('integration_outbox').values(messageColumns(message)).executeTakeFirstOrThrow();
     return Number(result.insertId);
   }
 
@@ -47,14 +49,7 @@ export class IntegrationsRepository {
   async store(id: string, message: NewIntegrationRecord): Promise<void> {
     await this.db
       .insertInto('integration_messages')
-      .values({
-        id,
-        source: message.source,
-        type: message.type,
-        payload: JSON.stringify(message.payload),
-        metadata: JSON.stringify(message.metadata),
-        created_at: new Date().toISOString(),
-      })
+      .values({ id, ...messageColumns(message) })
       .execute();
   }
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, DialectName, SessionMetaRow } from '../schema.ts';
+import { upsert } from '../upsert.ts';
 
 export class SessionMetaRepository {
   constructor(
@@ -13,11 +14,7 @@ export class SessionMetaRepository {
 
   async put(row: SessionMetaRow): Promise<void> {
     const insert = this.db.insertInto('chat_session_meta').values(row);
-    const update = { metadata: row.metadata, updated_at: row.updated_at };
-    await (this.dialect === 'mysql'
-      ? insert.onDuplicateKeyUpdate(update)
-      : insert.onConflict((conflict) => conflict.column('interface_path').doUpdateSet(update))
-    ).execute();
+    await upsert(insert, this.dialect, ['interface_path'], { metadata: row.metadata, updated_at: row.updated_at }).execute();
   }
 
   async remove(interfacePath: string): Promise<void> {

@@ -2,13 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { valueToSave, type SentValue } from '../../config/api-value.ts';
 import { isSecretKey } from '../../config/define.ts';
-import { FileTooLargeError, openConfigFile, shownFolder, storeConfigFile } from '../../config/files.ts';
+import { openConfigFile, shownFolder, storeConfigFile } from '../../config/config-files.ts';
 import { MAX_JSON_DEPTH, withinJsonDepth } from '../../config/json-depth.ts';
 import { findVariable } from '../../config/schema.ts';
 import { InvalidValueError, UnknownVariableError } from '../../config/store.ts';
 import { viewConfig, viewEntry } from '../../config/view.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { FileTooLargeError } from '../../system/upload-files.ts';
 
 const KeyParams = z.object({ key: z.string().min(1).max(128) });
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
-import { WEBUI_OUTPUT } from '../../webui-build.ts';
+import { WEBUI_OUTPUT } from '../../system/webui-build.ts';
 
 /** Hashed bundle files never change under their name; index.html always revalidates. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';

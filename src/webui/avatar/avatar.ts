@@ -4,7 +4,7 @@
  */
 import { type VRM, VRMUtils } from '@pixiv/three-vrm';
 import { keyHeaders } from '../net/api-key.ts';
-import type { AnimationState, AnimationStateSnapshot, ClientMessage, ServerMessage } from '../protocol.ts';
+import type { AnimationStateInfo, AnimationView, ClientMessage, ServerMessage } from '../protocol.ts';
 import { Eyes } from './eyes.ts';
 import { Face } from './face.ts';
 import { FaceInbox } from './face-inbox.ts';
@@ -119,7 +119,7 @@ export class Avatar {
   }
 
   /** After a reconnect: what the server plays now (`GET /api/animation_state`), if it is not what shows. */
-  sync(snapshot: AnimationStateSnapshot): void {
+  sync(snapshot: AnimationView): void {
     if (!snapshot.url) return;
     if (this.playing?.file === snapshot.url && this.playing.state === snapshot.state && this.playing.phase === snapshot.phase) return;
     const command: PlayCommand = { file: snapshot.url, state: snapshot.state, loop: snapshot.loop, descriptor: snapshot.descriptor };
@@ -129,7 +129,7 @@ export class Avatar {
     this.command(command, undefined);
   }
 
-  private command(command: PlayCommand, state: AnimationState | undefined, resetEyes?: boolean): void {
+  private command(command: PlayCommand, state: AnimationStateInfo | undefined, resetEyes?: boolean): void {
     if (state?.phase) command.phase = state.phase;
     if (state?.timing) command.elapsed = state.timing.time_in_clip;
     if (state) this.announceState(state);
@@ -143,7 +143,7 @@ export class Avatar {
     void this.body.player.play(command);
   }
 
-  private announceState(state: AnimationState): void {
+  private announceState(state: AnimationStateInfo): void {
     window.dispatchEvent(new CustomEvent('app_animation_state_updated', { detail: state }));
     const lipsync = state.lipsync === true;
     if (lipsync !== this.lipsync) {

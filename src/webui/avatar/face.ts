@@ -8,7 +8,7 @@
  * plus automatic blinks and saccades (eyes.ts), with the held eyes_closed clamped to 0.85.
  */
 import type { VRM } from '@pixiv/three-vrm';
-import type { AnimationState, ExpressionCue } from '../protocol.ts';
+import type { AnimationStateInfo, ExpressionCue } from '../protocol.ts';
 import type { Eyes } from './eyes.ts';
 import { type Persona, presetFor, resolveKey, type Weights } from './persona.ts';
 
@@ -87,7 +87,7 @@ export class Face {
   }
 
   /** The rich state of a new animation command: its frame cues, blink/saccade settings, emotion overlay. */
-  setAnimationState(file: string, state: AnimationState): void {
+  setAnimationState(file: string, state: AnimationStateInfo): void {
     this.cues = state.expressions?.length ? { file, list: state.expressions } : undefined;
     if (state.blink) {
       this.eyes.blinkAuto = state.blink.auto !== false;

@@ -2,19 +2,19 @@
  * Speech audio for the avatar: `tts_play` (and the body's `vrm_audio` for a window that joins while
  * speech plays). Re-dispatches `app:tts-play` and `app:lipsync`, and gives the face its viseme weights.
  */
-import type { LipsyncData } from '../protocol.ts';
+import type { Lipsync } from '../protocol.ts';
 import type { Persona, Weights } from './persona.ts';
 
 export interface SpeechRequest {
   url: string;
   offset_s?: number;
-  lipsync?: LipsyncData | null;
+  lipsync?: Lipsync | null;
 }
 
 export class Speech {
   private audio: HTMLAudioElement | undefined;
   private url: string | undefined;
-  private lipsync: LipsyncData | undefined;
+  private lipsync: Lipsync | undefined;
   private blocked = false;
   private readonly blockedListeners = new Set<(blocked: boolean) => void>();
 
@@ -85,7 +85,7 @@ export class Speech {
   }
 }
 
-export function announceSpeech(message: { url: string; audio_duration_s?: number; lipsync?: LipsyncData | null; text?: string }): void {
+export function announceSpeech(message: { url: string; audio_duration_s?: number; lipsync?: Lipsync | null; text?: string }): void {
   window.dispatchEvent(new CustomEvent('app:tts-play', { detail: message }));
   if (message.lipsync) window.dispatchEvent(new CustomEvent('app:lipsync', { detail: message.lipsync }));
 }

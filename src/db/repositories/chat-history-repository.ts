@@ -1,8 +1,9 @@
 import type SqliteDatabase from 'better-sqlite3';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ChatHistoryRow, Database, DialectName, NewChatHistoryRow } from '../schema.ts';
-import { MysqlChatProcedure, ProcedureMissingError } from './chat-history-mysql.ts';
-import { SqliteChatStatements } from './chat-history-sqlite.ts';
+import { upsert } from '../upsert.ts';
+import { MysqlChatProcedure, ProcedureMissingError } from './chat-history-repository-mysql.ts';
+import { SqliteChatStatements } from './chat-history-repository-sqlite.ts';
 
 export interface RecentQuery {
   limit: number;
@@ -26,6 +27,7 @@ function prefixUpperBound(prefix: string): string {
   return `${prefix.slice(0, -1)}\``;
 }
 
+/** Rows of chat_history in and out; src/history/chat-history.ts turns them into the contract's messages. */
 export class ChatHistoryRepository {
   private readonly statements: SqliteChatStatements | undefined;
   private readonly procedure: MysqlChatProcedure | undefined;
@@ -49,11 +51,8 @@ export class ChatHistoryRepository {
   }
 
   private insert(executor: Executor, rows: NewChatHistoryRow[]) {
-    const query = executor.insertInto('chat_history').values(rows);
-    // A duplicate (path, timestamp) is a no-op. Not INSERT IGNORE: that would also truncate oversize values.
-    return this.dialect === 'mysql'
-      ? query.onDuplicateKeyUpdate({ id: sql`id` })
-      : query.onConflict((conflict) => conflict.columns(['interface_path', 'timestamp']).doNothing());
+    // A duplicate (path, timestamp) is a no-op.
+    return upsert(executor.insertInto('chat_history').values(rows), this.dialect, ['interface_path', 'timestamp'], 'nothing');
   }
 
   /** Deletes all but the newest `keep` rows of the path; the derived table lets MySQL read the table it deletes from. */

@@ -1,4 +1,8 @@
-import type { ConfigStore } from './store.ts';
+/**
+ * The http TTS engine's endpoints and timeout as read from the configuration: the HTTP_TTS_* names, or
+ * the legacy TTS_* names they replaced when those are left unset.
+ */
+import type { ConfigStore } from '../../config/store.ts';
 
 /** The http TTS endpoints in failover order; the legacy TTS_ENDPOINTS applies when the new name is empty. */
 export function httpTtsEndpoints(config: ConfigStore): string[] {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { codeOf } from '../driver-errors.ts';
 import type { Database, NewChatHistoryRow } from '../schema.ts';
 
 /** Versioned by name: a changed body gets a new name rather than an ALTER. */
@@ -33,11 +34,6 @@ BEGIN
     SELECT 1 AS inserted;
   END IF;
 END`);
-
-function codeOf(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 /** Thrown when the procedure is gone (a database restored from a table-only dump); the caller falls back. */
 export class ProcedureMissingError extends Error {}

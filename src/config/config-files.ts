@@ -1,20 +1,12 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, realpath, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+/**
+ * The files of file-typed variables (the TLS certificate and key): their folder under the backups, the
+ * check that a value names a file inside it, and storing and opening them for the configuration API.
+ */
+import { createReadStream } from 'node:fs';
+import { mkdir, realpath, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
-
-/** A client-supplied file name reduced to a safe single path segment. */
-export function safeFileName(name: string): string {
-  const cleaned = basename(name.replace(/\\/g, '/'))
-    .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^\.+/, '')
-    .slice(0, 100);
-  return cleaned === '' ? 'file' : cleaned;
-}
-
-export class FileTooLargeError extends Error {}
+import { safeFileName, writeUpload } from '../system/upload-files.ts';
 
 /** Where the files of file variables live; the configuration API reads and writes nothing outside it. */
 export function configFilesFolder(backups: string): string {
@@ -58,23 +50,6 @@ export async function storeConfigFile(
   const target = join(folder, safeFileName(upload.filename));
   const { size } = await writeUpload(upload.file, target);
   return { path: relative(paths.cwd, target), size };
-}
-
-/**
- * Streams an uploaded file to `target` (whose folder exists) through a hidden partial file beside it,
- * so a truncated (over-limit) or failed upload leaves nothing on disk and `target` never half exists.
- */
-export async function writeUpload(file: Readable & { truncated?: boolean }, target: string): Promise<{ size: number }> {
-  const partial = join(dirname(target), `.${randomUUID()}.partial`);
-  try {
-    await pipeline(file, createWriteStream(partial));
-    if (file.truncated) throw new FileTooLargeError('file exceeds APP_UPLOAD_MAX_BYTES');
-    await rename(partial, target);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-  return { size: (await stat(target)).size };
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Errors that mean "the database is not reachable right now" rather than "this write is wrong": a save
- * that fails with one of these is kept and retried; any other error reaches the caller.
+ * What a database driver's error says (mysql2's and better-sqlite3's `code`), and which errors mean "the
+ * database is not reachable right now" rather than "this write is wrong": a save that fails with one of
+ * these is kept and retried; any other error reaches the caller.
  */
 const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
@@ -27,7 +28,8 @@ const TRANSIENT_CODES = new Set([
 
 const TRANSIENT_SQLITE = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL', 'SQLITE_PROTOCOL'];
 
-function codeOf(error: unknown): string | undefined {
+/** The driver's error code (`ER_...`, `SQLITE_...`, `ECONNREFUSED`), when the error carries one. */
+export function codeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }

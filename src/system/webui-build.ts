@@ -1,11 +1,16 @@
+/**
+ * Builds the browser client (src/webui) into dist/webui: at start when the bundle is missing or stale,
+ * and from `npm run build:webui`. It runs in Node, so it lives here and not in src/webui, whose tsconfig
+ * is the browser's.
+ */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import type { Logger } from './logging.ts';
+import type { Logger } from '../logging.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const WEBUI_SOURCE = join(ROOT, 'src', 'webui');
 export const WEBUI_OUTPUT = join(ROOT, 'dist', 'webui');
 const STAMP = '.build-stamp';
