@@ -10,7 +10,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { buildApp } from '../src/app.ts';
 import { createLogger } from '../src/logging.ts';
 import { ensureWebuiBuilt } from '../src/system/webui-build.ts';
-import { CHROMIUM_ARGS } from '../test/e2e/browser.ts';
+import { CHROMIUM_ARGS } from '../test/helpers/browser.ts';
 import { createTestServices } from '../test/helpers/services.ts';
 import { percentile, type Benchmark } from './lib/report.ts';
 

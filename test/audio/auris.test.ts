@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AurisError } from '../../src/audio/auris/contract.ts';
 import { chooseLocalModel } from '../../src/audio/auris/local-language.ts';
 import { phrasesToJsgf } from '../../src/audio/auris/pocketsphinx-engine.ts';
-import { audioHarness, silentLogger, toneWav, words } from './helpers.ts';
+import { audioHarness, silentLogger, toneWav, words } from '../helpers/audio.ts';
 
 type Harness = Awaited<ReturnType<typeof audioHarness>>;
 

@@ -4,7 +4,7 @@ import type { LiveEngine, LiveEvent } from '../../src/audio/live/contract.ts';
 import { resample } from '../../src/audio/live/webrtc-vad.ts';
 import { decodeWav } from '../../src/audio/wav.ts';
 import { ConfigStore } from '../../src/config/store.ts';
-import { audioHarness, pcmBytes, silentLogger } from './helpers.ts';
+import { audioHarness, pcmBytes, silentLogger } from '../helpers/audio.ts';
 
 const RATE = 16000;
 const context = () => ({ logger: silentLogger(), settings: {}, config: ConfigStore.fromSources({}) });

@@ -5,7 +5,7 @@ import { detectLanguage, languageHint } from '../../src/audio/language-detect.ts
 import { baseLanguage } from '../../src/audio/languages.ts';
 import { chooseEngine } from '../../src/audio/vox/engine-choice.ts';
 import { ConfigStore } from '../../src/config/store.ts';
-import { silentLogger } from './helpers.ts';
+import { silentLogger } from '../helpers/audio.ts';
 
 interface Probe extends EngineLifecycle {
   name: string;
@@ -78,7 +78,7 @@ describe('engine registries', () => {
   it('loads an engine registered by module path when it is first used', async () => {
     const config = ConfigStore.fromSources({ environment: { VOX_ENGINE_SETTINGS: '{"x": 1}' } });
     registry = probes(config).registry;
-    registry.register('echo', fileURLToPath(new URL('./fixtures/echo-vox-engine.ts', import.meta.url)));
+    registry.register('echo', fileURLToPath(new URL('../fixtures/audio/echo-vox-engine.ts', import.meta.url)));
     const engine = await registry.get('echo');
     expect(engine.settings).toEqual({ x: 1 });
   });

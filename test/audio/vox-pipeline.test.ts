@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { VoxEngine, VoxRequest } from '../../src/audio/vox/contract.ts';
 import type { SpokenAudio } from '../../src/audio/vox/outlets.ts';
 import { decodeWav, isWav } from '../../src/audio/wav.ts';
-import { audioHarness, pcmBytes, tone, toneWav } from './helpers.ts';
+import { audioHarness, pcmBytes, tone, toneWav } from '../helpers/audio.ts';
 
 type Harness = Awaited<ReturnType<typeof audioHarness>>;
 

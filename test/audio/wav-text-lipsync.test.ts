@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { estimateLipsync, LipsyncSchema } from '../../src/audio/lipsync.ts';
 import { cleanSpeechText } from '../../src/audio/speech-text.ts';
 import { decodeWav, durationSeconds, InvalidWavError, isWav, wrapPcm } from '../../src/audio/wav.ts';
-import { pcmBytes, tone } from './helpers.ts';
+import { pcmBytes, tone } from '../helpers/audio.ts';
 
 describe('WAV codec', () => {
   it('wraps raw 16-bit PCM in a WAV container that decodes back to the same samples', () => {

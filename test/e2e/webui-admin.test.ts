@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enableDevComponents } from '../../src/components/dev-flag.ts';
 import { fixtureRoots } from '../helpers/component-roots.ts';
-import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from '../helpers/browser.ts';
 
 describe('web UI: admin pages', () => {
   let server: RunningServer;

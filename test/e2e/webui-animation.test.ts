@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchBrowser, recordEvents, startServer, waitForAvatar, waitForRecorded, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import {
+  launchBrowser,
+  recordEvents,
+  startServer,
+  waitForAvatar,
+  waitForRecorded,
+  watchErrors,
+  type RunningBrowser,
+  type RunningServer,
+} from '../helpers/browser.ts';
 
 interface Section {
   file: string;

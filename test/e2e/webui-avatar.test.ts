@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, foregroundShare, launchBrowser, startServer, waitForAvatar, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import {
+  ARTIFACTS,
+  foregroundShare,
+  launchBrowser,
+  startServer,
+  waitForAvatar,
+  watchErrors,
+  type RunningBrowser,
+  type RunningServer,
+} from '../helpers/browser.ts';
 
 describe('web UI: the avatar', () => {
   let server: RunningServer;

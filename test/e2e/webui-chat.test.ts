@@ -12,7 +12,7 @@ import {
   watchErrors,
   type RunningBrowser,
   type RunningServer,
-} from './browser.ts';
+} from '../helpers/browser.ts';
 
 describe('web UI: chat', () => {
   let fake: FakeOpenAi;

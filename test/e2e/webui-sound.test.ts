@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from './browser.ts';
+import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from '../helpers/browser.ts';
 
 /** What the page did with media, in order: every click, and every `play()` once it settled (URL and outcome). */
 type MediaEvent = { kind: 'click' } | { kind: 'play'; src: string; outcome: string };

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeWav, isWav } from '../../src/audio/wav.ts';
-import { audioHarness, pcmBytes, tone, toneWav } from '../audio/helpers.ts';
+import { audioHarness, pcmBytes, tone, toneWav } from '../helpers/audio.ts';
 
 interface Received {
   path: string;

@@ -1,12 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { buildCompatApp } from '../../src/compat/app.ts';
+import { describe, expect, it } from 'vitest';
 import { rawRequest, type RawRequest } from '../helpers/raw-http.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { openSocket } from '../helpers/sockets.ts';
 import { ASCII_FBX_FILE, copyFixtureSkins, multipart } from '../helpers/upload-files.ts';
 
@@ -14,29 +11,16 @@ const EVIL = 'http://evil.example';
 
 /** What a web page on another site can make a browser send to Anima on this machine. */
 describe('loopback trust is for this machine, not for every website in its browser', () => {
-  let harness: TestServices;
-  let apps: App[] = [];
+  const subject = useTestApp({ startInTest: true, compat: true, listen: true });
   let web = 0;
   let compat = 0;
   let skins = '';
 
   async function start(environment: Record<string, string> = {}) {
     skins = await copyFixtureSkins();
-    harness = await createTestServices({ environment: { SKINS_DIR: skins, ...environment } });
-    const webApp = await buildApp(harness.services);
-    const compatApp = await buildCompatApp(harness.services);
-    apps = [webApp, compatApp];
-    await webApp.listen({ host: '127.0.0.1', port: 0 });
-    await compatApp.listen({ host: '127.0.0.1', port: 0 });
-    web = (webApp.server.address() as AddressInfo).port;
-    compat = (compatApp.server.address() as AddressInfo).port;
+    await subject.start({ environment: { SKINS_DIR: skins, ...environment } });
+    ({ web, compat } = subject.ports);
   }
-
-  afterEach(async () => {
-    for (const app of apps) await app.close();
-    apps = [];
-    await harness?.close();
-  });
 
   const onWeb = (request: RawRequest) => rawRequest(web, request);
   const onCompat = (request: RawRequest) => rawRequest(compat, request);
@@ -68,7 +52,7 @@ describe('loopback trust is for this machine, not for every website in its brows
         body: JSON.stringify({ key: 'OPENAI_BASE_URL', value: 'http://evil.example/v1' }),
       });
       expect(write.status).toBe(403);
-      expect(harness.services.config.get('OPENAI_BASE_URL')).toBe('https://api.openai.com/v1');
+      expect(subject.harness.services.config.get('OPENAI_BASE_URL')).toBe('https://api.openai.com/v1');
       expect((await onWeb({ path: '/skins/default/persona.json', headers: { host: 'evil.example' } })).status).toBe(403);
       for (const path of ['/', '/api/tags']) {
         const answer = await onCompat({ path, headers: { host: `evil.example:${compat}` } });
@@ -123,7 +107,7 @@ describe('loopback trust is for this machine, not for every website in its brows
           { name: 'state', value: 'idle' },
           { name: 'file', filename: 'Wave.fbx', value: fbx },
         ],
-        harness.services,
+        subject.harness.services,
       );
       const { authorization: _token, ...formHeaders } = form.headers;
       const browsers: Array<Record<string, string>> = [{ origin: EVIL }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
@@ -144,7 +128,7 @@ describe('loopback trust is for this machine, not for every website in its brows
           { name: 'state', value: 'idle' },
           { name: 'file', filename: 'Wave.fbx', value: fbx },
         ],
-        harness.services,
+        subject.harness.services,
       );
       const { authorization, ...formHeaders } = form.headers;
       const bare = await onWeb({ method: 'POST', path: '/api/animations/upload', headers: formHeaders, body: form.payload });
@@ -168,11 +152,11 @@ describe('loopback trust is for this machine, not for every website in its brows
       const tokened = await onWeb({
         method: 'POST',
         path: '/api/config',
-        headers: { 'content-type': 'text/plain', authorization: `Bearer ${harness.services.trust.tokens.issue().token}` },
+        headers: { 'content-type': 'text/plain', authorization: `Bearer ${subject.harness.services.trust.tokens.issue().token}` },
         body,
       });
       expect([tokened.status, errorCode(tokened.body)]).toEqual([415, 'unsupported_media_type']);
-      expect(harness.services.config.get('OPENAI_BASE_URL')).toBe('https://api.openai.com/v1');
+      expect(subject.harness.services.config.get('OPENAI_BASE_URL')).toBe('https://api.openai.com/v1');
     });
 
     it("refuses a JSON request from a foreign origin or a cross-site fetch without Origin, and serves the page's own", async () => {
@@ -183,7 +167,7 @@ describe('loopback trust is for this machine, not for every website in its brows
       expect([foreign.status, errorCode(foreign.body)]).toEqual([403, 'forbidden_origin']);
       const stripped = await onWeb({ path: '/api/config', headers: { 'sec-fetch-site': 'same-site' } });
       expect(stripped.status).toBe(403);
-      expect(harness.services.config.get('LOGGING_LEVEL')).toBe('info');
+      expect(subject.harness.services.config.get('LOGGING_LEVEL')).toBe('info');
       const own = await onWeb({
         method: 'POST',
         path: '/api/config',
@@ -197,7 +181,7 @@ describe('loopback trust is for this machine, not for every website in its brows
     it('accepts the API key and session tokens from any origin', async () => {
       await start({ APP_API_KEY: 'k3y' });
       expect((await onWeb({ path: '/api/about', headers: { origin: EVIL, 'x-api-key': 'k3y' } })).status).toBe(200);
-      const token = harness.services.trust.tokens.issue().token;
+      const token = subject.harness.services.trust.tokens.issue().token;
       expect((await onWeb({ path: '/api/about', headers: { origin: EVIL, authorization: `Bearer ${token}` } })).status).toBe(200);
     });
 

@@ -1,28 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
 import { areDevComponentsEnabled, enableDevComponents } from '../../src/components/dev-flag.ts';
 import { record } from '../fixtures/components/record.ts';
 import { fixtureRoots, shippedRoots } from '../helpers/component-roots.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 describe('components endpoints', () => {
-  let test: TestServices;
-  let app: App;
-  const open = async (roots = fixtureRoots, environment: Record<string, string> = {}) => {
-    test = await createTestServices({ componentRoots: roots, environment });
-    app = await buildApp(test.services);
-  };
+  const subject = useTestApp({ startInTest: true });
+  const open = (roots = fixtureRoots, environment: Record<string, string> = {}) => subject.start({ componentRoots: roots, environment });
 
   beforeEach(() => record.reset());
-  afterEach(async () => {
-    enableDevComponents(false);
-    await app?.close();
-    await test?.close();
-  });
+  afterEach(() => enableDevComponents(false));
 
   it('GET /api/components lists interfaces, plugins and engines with status, reason, actions and requirements', async () => {
     await open(fixtureRoots, { CORTEX_ENGINE: 'scripted' });
-    const response = await app.inject({ method: 'GET', url: '/api/components' });
+    const response = await subject.app.inject({ method: 'GET', url: '/api/components' });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(['dev_components_enabled', 'interfaces', 'llm', 'plugins', 'summary']);
@@ -51,48 +42,48 @@ describe('components endpoints', () => {
 
   it('reports the no-language-model notice when CORTEX_ENGINE is empty', async () => {
     await open();
-    const body = (await app.inject({ method: 'GET', url: '/api/components' })).json();
+    const body = (await subject.app.inject({ method: 'GET', url: '/api/components' })).json();
     expect(body.llm.active).toBeNull();
     expect(body.llm.notice).toContain('No language model is configured');
   });
 
   it('POST /api/components/dev/toggle keeps the flag in memory for the next restart', async () => {
     await open();
-    const response = await app.inject({ method: 'POST', url: '/api/components/dev/toggle', payload: { enabled: true } });
+    const response = await subject.app.inject({ method: 'POST', url: '/api/components/dev/toggle', payload: { enabled: true } });
     expect(response.json()).toMatchObject({ status: 'ok', enabled: true, message: expect.stringContaining('restart is required') });
     expect(areDevComponentsEnabled()).toBe(true);
-    expect(test.services.assistant.components.find('devface')).toBeUndefined();
-    expect((await app.inject({ method: 'GET', url: '/api/components' })).json().dev_components_enabled).toBe(true);
-    expect((await app.inject({ method: 'POST', url: '/api/components/dev/toggle', payload: {} })).statusCode).toBe(400);
+    expect(subject.harness.services.assistant.components.find('devface')).toBeUndefined();
+    expect((await subject.app.inject({ method: 'GET', url: '/api/components' })).json().dev_components_enabled).toBe(true);
+    expect((await subject.app.inject({ method: 'POST', url: '/api/components/dev/toggle', payload: {} })).statusCode).toBe(400);
   });
 
   it('POST /api/components/cortex switches the engine, 404 unknown_engine for an unknown one', async () => {
     await open(shippedRoots);
-    const switched = await app.inject({ method: 'POST', url: '/api/components/cortex', payload: { name: 'manual' } });
+    const switched = await subject.app.inject({ method: 'POST', url: '/api/components/cortex', payload: { name: 'manual' } });
     expect(switched.json()).toEqual({ status: 'ok', active: 'manual' });
-    expect(test.services.assistant.cortex.name).toBe('manual');
-    const unknown = await app.inject({ method: 'POST', url: '/api/components/cortex', payload: { name: 'skynet' } });
+    expect(subject.harness.services.assistant.cortex.name).toBe('manual');
+    const unknown = await subject.app.inject({ method: 'POST', url: '/api/components/cortex', payload: { name: 'skynet' } });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('unknown_engine');
   });
 
   it('POST /api/components/cortex/login answers clearly for engines without a login flow', async () => {
     await open(shippedRoots);
-    const response = await app.inject({ method: 'POST', url: '/api/components/cortex/login', payload: { name: 'openai' } });
+    const response = await subject.app.inject({ method: 'POST', url: '/api/components/cortex/login', payload: { name: 'openai' } });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ status: 'not_supported', name: 'openai', message: expect.stringContaining('no login flow') });
-    expect((await app.inject({ method: 'POST', url: '/api/components/cortex/login', payload: { name: 'nope' } })).statusCode).toBe(404);
+    expect((await subject.app.inject({ method: 'POST', url: '/api/components/cortex/login', payload: { name: 'nope' } })).statusCode).toBe(404);
   });
 
   it('POST /api/components/run runs a runnable component, 409 for one with nothing to run', async () => {
     await open();
-    expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'recorder' } })).json()).toEqual({
+    expect((await subject.app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'recorder' } })).json()).toEqual({
       status: 'ok',
       name: 'recorder',
       result: { ran: true },
     });
-    expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'echo' } })).statusCode).toBe(409);
-    expect((await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'ghost' } })).statusCode).toBe(404);
+    expect((await subject.app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'echo' } })).statusCode).toBe(409);
+    expect((await subject.app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'ghost' } })).statusCode).toBe(404);
   });
 
   it('loads a gated interface when POST /api/config sets its variables, without a restart', async () => {
@@ -101,10 +92,10 @@ describe('components endpoints', () => {
       ['REDDIT_CLIENT_ID', 'id'],
       ['REDDIT_USERNAME', 'anima'],
     ]) {
-      expect((await app.inject({ method: 'POST', url: '/api/config', payload: { key, value } })).statusCode).toBe(200);
+      expect((await subject.app.inject({ method: 'POST', url: '/api/config', payload: { key, value } })).statusCode).toBe(200);
     }
     await new Promise((resolve) => setImmediate(resolve));
-    const body = (await app.inject({ method: 'GET', url: '/api/components' })).json();
+    const body = (await subject.app.inject({ method: 'GET', url: '/api/components' })).json();
     expect(body.interfaces.find((item: { name: string }) => item.name === 'gated-and')).toMatchObject({ status: 'loaded', reason: null });
   });
 });

@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { createTestServices, useTestApp } from '../helpers/services.ts';
 
 interface Entry {
@@ -159,9 +158,11 @@ describe('GET /api/config: credentials inside values', () => {
 
 describe('GET /api/config: saved entries not in use', () => {
   let folder: string | undefined;
+  // Before useTestApp (after-hooks run in reverse), so the folder goes once the app has closed.
   afterEach(async () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
+  const subject = useTestApp({ startInTest: true });
 
   it('shows a saved entry that no longer validates as ignored, with why, until it is reset', async () => {
     folder = await mkdtemp(join(tmpdir(), 'anima-config-'));
@@ -173,17 +174,11 @@ describe('GET /api/config: saved entries not in use', () => {
       .execute();
     await first.close();
 
-    const harness = await createTestServices({ databaseUrl });
-    const app = await buildApp(harness.services);
-    try {
-      const shown = await app.inject({ method: 'GET', url: '/api/config/CHAT_HISTORY' });
-      expect(shown.json()).toMatchObject({ value: '10', source: 'default', ignored: { value: 'lots', reason: expect.stringContaining('expected a number') } });
-      const reset = await app.inject({ method: 'POST', url: '/api/config', payload: { key: 'CHAT_HISTORY', value: null } });
-      expect(reset.json().entry).not.toHaveProperty('ignored');
-      expect(await harness.services.database.db.selectFrom('config_entries').selectAll().execute()).toEqual([]);
-    } finally {
-      await app.close();
-      await harness.close();
-    }
+    const app = await subject.start({ databaseUrl });
+    const shown = await app.inject({ method: 'GET', url: '/api/config/CHAT_HISTORY' });
+    expect(shown.json()).toMatchObject({ value: '10', source: 'default', ignored: { value: 'lots', reason: expect.stringContaining('expected a number') } });
+    const reset = await app.inject({ method: 'POST', url: '/api/config', payload: { key: 'CHAT_HISTORY', value: null } });
+    expect(reset.json().entry).not.toHaveProperty('ignored');
+    expect(await subject.harness.services.database.db.selectFrom('config_entries').selectAll().execute()).toEqual([]);
   });
 });

@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/dialects.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 describeEachDialect('diary endpoints', (dialect) => {
-  let database: TestDatabase;
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ dialect });
   let ids: number[];
 
   beforeEach(async () => {
-    database = await freshDatabase(dialect);
-    harness = await createTestServices({ databaseUrl: database.url });
-    app = await buildApp(harness.services);
-    const { diary } = harness.services.history;
+    const { diary } = subject.harness.services.history;
     ids = [];
     for (const [index, text] of ['morning walk 🌅', 'met Ann', 'rainy day'].entries()) {
       ids.push(
@@ -21,16 +15,12 @@ describeEachDialect('diary endpoints', (dialect) => {
       );
     }
   });
-  afterEach(async () => {
-    await app.close();
-    await harness.close();
-    await database.drop();
-  });
 
-  const texts = async (url: string) => ((await app.inject({ method: 'GET', url })).json().entries as Array<{ text: string }>).map((entry) => entry.text);
+  const texts = async (url: string) =>
+    ((await subject.app.inject({ method: 'GET', url })).json().entries as Array<{ text: string }>).map((entry) => entry.text);
 
   it('lists entries newest first in the contract shape', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/diary' });
+    const response = await subject.app.inject({ method: 'GET', url: '/api/diary' });
     expect(response.statusCode).toBe(200);
     expect(response.json().entries[1]).toEqual({
       id: ids[1],
@@ -45,31 +35,34 @@ describeEachDialect('diary endpoints', (dialect) => {
   });
 
   it('archives, unarchives and deletes only archived entries', async () => {
-    const archived = await app.inject({ method: 'POST', url: '/api/diary/archive', payload: { ids: [ids[0], ids[1], 9999] } });
+    const archived = await subject.app.inject({ method: 'POST', url: '/api/diary/archive', payload: { ids: [ids[0], ids[1], 9999] } });
     expect(archived.json()).toEqual({ success: true, updated: 2 });
     expect(await texts('/api/diary?archived=true')).toEqual(['met Ann', 'morning walk 🌅']);
     expect(await texts('/api/diary?archived=false')).toEqual(['rainy day']);
-    expect((await app.inject({ method: 'POST', url: '/api/diary/unarchive', payload: { ids: [ids[1]] } })).json()).toEqual({ success: true, updated: 1 });
-    const deleted = await app.inject({ method: 'DELETE', url: '/api/diary/archive', payload: { ids: [ids[0], ids[2]] } });
+    expect((await subject.app.inject({ method: 'POST', url: '/api/diary/unarchive', payload: { ids: [ids[1]] } })).json()).toEqual({
+      success: true,
+      updated: 1,
+    });
+    const deleted = await subject.app.inject({ method: 'DELETE', url: '/api/diary/archive', payload: { ids: [ids[0], ids[2]] } });
     expect(deleted.json()).toEqual({ success: true, deleted: 1 });
     expect(await texts('/api/diary')).toEqual(['rainy day', 'met Ann']);
   });
 
   it('deletes every archived entry when no ids are sent', async () => {
-    await app.inject({ method: 'POST', url: '/api/diary/archive', payload: { ids: [ids[0], ids[2]] } });
-    expect((await app.inject({ method: 'DELETE', url: '/api/diary/archive' })).json()).toEqual({ success: true, deleted: 2 });
+    await subject.app.inject({ method: 'POST', url: '/api/diary/archive', payload: { ids: [ids[0], ids[2]] } });
+    expect((await subject.app.inject({ method: 'DELETE', url: '/api/diary/archive' })).json()).toEqual({ success: true, deleted: 2 });
     expect(await texts('/api/diary')).toEqual(['met Ann']);
   });
 
   it('rejects bad selections and filters with 400', async () => {
     for (const payload of [{}, { ids: [] }, { ids: ['1'] }, { ids: [1.5] }, { ids: [-1] }]) {
-      const response = await app.inject({ method: 'POST', url: '/api/diary/archive', payload });
+      const response = await subject.app.inject({ method: 'POST', url: '/api/diary/archive', payload });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().error.code).toBe('invalid_request');
     }
-    expect((await app.inject({ method: 'POST', url: '/api/diary/unarchive', payload: { ids: 'all' } })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'DELETE', url: '/api/diary/archive', payload: { ids: [0] } })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'GET', url: '/api/diary?archived=maybe' })).statusCode).toBe(400);
-    expect((await app.inject({ method: 'GET', url: '/api/diary?limit=0' })).statusCode).toBe(400);
+    expect((await subject.app.inject({ method: 'POST', url: '/api/diary/unarchive', payload: { ids: 'all' } })).statusCode).toBe(400);
+    expect((await subject.app.inject({ method: 'DELETE', url: '/api/diary/archive', payload: { ids: [0] } })).statusCode).toBe(400);
+    expect((await subject.app.inject({ method: 'GET', url: '/api/diary?archived=maybe' })).statusCode).toBe(400);
+    expect((await subject.app.inject({ method: 'GET', url: '/api/diary?limit=0' })).statusCode).toBe(400);
   });
 });

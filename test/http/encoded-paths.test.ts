@@ -1,9 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { buildCompatApp } from '../../src/compat/app.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/raw-http.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 const KEY = 'k3y-for-encoded-paths';
 /** Statuses that serve nothing: refused, not found, or a malformed URL. */
@@ -33,30 +30,21 @@ function variants(path: string): string[] {
 const concrete = (path: string) => path.replace(/\{[^}]+\}/g, 'x');
 
 describe('trust is decided on the route that matched, whatever the URL spelling', () => {
-  let harness: TestServices;
-  let web: App;
-  let compat: App;
+  const subject = useTestApp({
+    once: true,
+    compat: true,
+    listen: true,
+    environment: { APP_TRUST_LOOPBACK: 'false', APP_API_KEY: KEY, APP_RATE_LIMIT_PER_MINUTE: '1000000', WEB_DEBUG: '1' },
+  });
   let ports = { web: 0, compat: 0 };
   let operations: Array<{ method: string; path: string }> = [];
 
-  beforeAll(async () => {
-    harness = await createTestServices({
-      environment: { APP_TRUST_LOOPBACK: 'false', APP_API_KEY: KEY, APP_RATE_LIMIT_PER_MINUTE: '1000000', WEB_DEBUG: '1' },
-    });
-    web = await buildApp(harness.services);
-    compat = await buildCompatApp(harness.services);
-    await web.listen({ host: '127.0.0.1', port: 0 });
-    await compat.listen({ host: '127.0.0.1', port: 0 });
-    ports = { web: (web.server.address() as AddressInfo).port, compat: (compat.server.address() as AddressInfo).port };
-    const document = web.swagger() as { paths: Record<string, Record<string, unknown>> };
+  beforeAll(() => {
+    ports = subject.ports;
+    const document = subject.app.swagger() as { paths: Record<string, Record<string, unknown>> };
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path: concrete(path) })),
     );
-  });
-  afterAll(async () => {
-    await web.close();
-    await compat.close();
-    await harness.close();
   });
 
   it('documents the API routes it enumerates', () => {
@@ -79,13 +67,13 @@ describe('trust is decided on the route that matched, whatever the URL spelling'
   }, 60_000);
 
   it('gives no session token to an encoded /api/session', async () => {
-    const before = harness.services.trust.tokens.activeCount();
+    const before = subject.harness.services.trust.tokens.activeCount();
     for (const path of ['/%61pi/session', '/api/%73ession', '/API/session']) {
       const answer = await rawRequest(ports.web, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(REFUSED, path).toContain(answer.status);
       expect(answer.body).not.toContain('"token"');
     }
-    expect(harness.services.trust.tokens.activeCount()).toBe(before);
+    expect(subject.harness.services.trust.tokens.activeCount()).toBe(before);
   });
 
   it('refuses the compat routes without the key in every spelling, and leaves only the probe open', async () => {

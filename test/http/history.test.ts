@@ -1,29 +1,18 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachDialect } from '../helpers/dialects.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 describeEachDialect('history endpoints', (dialect) => {
-  let database: TestDatabase;
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ dialect });
 
   beforeEach(async () => {
-    database = await freshDatabase(dialect);
-    harness = await createTestServices({ databaseUrl: database.url });
-    app = await buildApp(harness.services);
-    const { chat } = harness.services.history;
+    const { chat } = subject.harness.services.history;
     await chat.save({ interface_path: 'telegram/1', message_text: 'first 🐣', sender_name: 'Ann', sender_id: '7', timestamp: '2024-01-01T00:00:01.000001Z' });
     await chat.saveOwn('telegram/1', 'second', '2024-01-01T00:00:02Z');
     await chat.save({ interface_path: 'webui/abc', message_text: 'third', sender_id: 'u1', timestamp: '2024-01-01T00:00:03Z' });
   });
-  afterEach(async () => {
-    await app.close();
-    await harness.close();
-    await database.drop();
-  });
 
-  const get = (url: string) => app.inject({ method: 'GET', url });
+  const get = (url: string) => subject.app.inject({ method: 'GET', url });
 
   it('GET /api/history/chat returns raw records oldest first in the contract shape', async () => {
     const response = await get('/api/history/chat');
@@ -45,8 +34,8 @@ describeEachDialect('history endpoints', (dialect) => {
   });
 
   it('GET /api/history/activity lists activity entries newest first, with since and kind', async () => {
-    await harness.services.activity.add('config', 'CHAT_HISTORY changed', { key: 'CHAT_HISTORY' });
-    await harness.services.activity.add('database', 'backup written');
+    await subject.harness.services.activity.add('config', 'CHAT_HISTORY changed', { key: 'CHAT_HISTORY' });
+    await subject.harness.services.activity.add('database', 'backup written');
     const response = await get('/api/history/activity');
     expect(response.statusCode).toBe(200);
     expect(response.json().entries.map((entry: { message: string }) => entry.message)).toEqual(['backup written', 'CHAT_HISTORY changed']);
@@ -58,7 +47,7 @@ describeEachDialect('history endpoints', (dialect) => {
   });
 
   it('GET /api/history/diary includes archived entries, newest first, since a time', async () => {
-    const { diary } = harness.services.history;
+    const { diary } = subject.harness.services.history;
     const old = await diary.add({ text: 'old', created_at: '2024-01-01T00:00:00.000Z' });
     await diary.add({ text: 'new', created_at: '2024-02-01T00:00:00.000Z' });
     await diary.setArchived([old.id], true);

@@ -1,34 +1,25 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
 import { record } from '../fixtures/components/record.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { fixtureRoots, shippedRoots } from '../helpers/component-roots.ts';
 import { freshDatabase } from '../helpers/dialects.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { type TestServiceOptions, useTestApp } from '../helpers/services.ts';
 import { openSocket } from '../helpers/sockets.ts';
 
 type Message = { type: string; state?: string };
 
 describe('integrations', () => {
-  let test: TestServices;
-  let app: App;
-  const open = async (options: Parameters<typeof createTestServices>[0] = {}) => {
-    test = await createTestServices({ componentRoots: fixtureRoots, ...options, environment: { CORTEX_ENGINE: 'scripted', ...options.environment } });
-    app = await buildApp(test.services);
-  };
+  const subject = useTestApp({ startInTest: true, componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted' } });
+  const open = (options: TestServiceOptions = {}) => subject.start(options);
   const settled = async () => {
-    while (test.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (subject.harness.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
   };
-  const post = (payload: unknown) => app.inject({ method: 'POST', url: '/api/integrations/messages', payload: payload as object });
-  const outbox = async (source: string) => (await app.inject({ method: 'GET', url: `/api/integrations/outbox?source=${source}` })).json();
+  const post = (payload: unknown) => subject.app.inject({ method: 'POST', url: '/api/integrations/messages', payload: payload as object });
+  const outbox = async (source: string) => (await subject.app.inject({ method: 'GET', url: `/api/integrations/outbox?source=${source}` })).json();
 
   beforeEach(() => record.reset());
-  afterEach(async () => {
-    await app?.close();
-    await test?.close();
-  });
 
   it('answers a chat into the source outbox, which is emptied by the read', async () => {
     await open();
@@ -51,7 +42,7 @@ describe('integrations', () => {
       ],
     });
     expect((await outbox('desk')).messages).toEqual([]);
-    const saved = await test.services.history.chat.load('integration/desk');
+    const saved = await subject.harness.services.history.chat.load('integration/desk');
     expect(saved.map((item) => [item.sender_id, item.text])).toEqual([
       ['ann', 'hello'],
       ['self', 'Hi desk!'],
@@ -62,7 +53,7 @@ describe('integrations', () => {
     await open();
     const accepted = await post({ source: 'sensor', type: 'reading', payload: { lux: 300 } });
     expect(accepted.statusCode).toBe(202);
-    const stored = (await app.inject({ method: 'GET', url: '/api/integrations/messages?source=sensor' })).json();
+    const stored = (await subject.app.inject({ method: 'GET', url: '/api/integrations/messages?source=sensor' })).json();
     expect(stored.messages).toEqual([{ id: accepted.json().id, type: 'reading', payload: { lux: 300 }, metadata: {}, created_at: expect.any(String) }]);
     expect(record.prompts).toEqual([]);
   });
@@ -79,7 +70,7 @@ describe('integrations', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error.code).toBe('invalid_request');
     }
-    expect((await app.inject({ method: 'GET', url: '/api/integrations/outbox' })).statusCode).toBe(400);
+    expect((await subject.app.inject({ method: 'GET', url: '/api/integrations/outbox' })).statusCode).toBe(400);
   });
 
   it('answers 429 with Retry-After past the per-user rate limit', async () => {
@@ -98,8 +89,7 @@ describe('integrations', () => {
       record.script.push(JSON.stringify({ actions: [{ type: 'send_companion_message', payload: { text: 'Stretch your legs!' } }] }));
       await post({ source: 'desk', type: 'chat', payload: { text: 'remind the companion' } });
       await settled();
-      await app.close();
-      await test.close();
+      await subject.stop();
       await open({ databaseUrl: database.url });
       const after = await outbox('companion');
       expect(after.messages.map((message: { type: string; payload: unknown }) => [message.type, message.payload])).toEqual([
@@ -107,17 +97,15 @@ describe('integrations', () => {
       ]);
       expect((await outbox('companion')).messages).toEqual([]);
     } finally {
-      await app.close();
-      await test.close();
+      await subject.stop();
       await database.drop();
-      test = { ...test, close: async () => undefined };
     }
   });
 
   it('moves the avatar think → write → idle for a whole message, seen on a real /ws socket', async () => {
     await open({ environment: { SKINS_DIR: FIXTURE_SKINS } });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const client = await openSocket(`ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/ws`);
+    await subject.app.listen({ host: '127.0.0.1', port: 0 });
+    const client = await openSocket(`ws://127.0.0.1:${(subject.app.server.address() as AddressInfo).port}/ws`);
     try {
       client.socket.send(JSON.stringify({ type: 'hello', has_assets: [] }));
       await client.next((message) => (message as Message).type === 'vrm_animation');
@@ -138,15 +126,16 @@ describe('integrations', () => {
 });
 
 describe('shipped plugins and the manual engine', () => {
-  let test: TestServices;
-  let app: App;
   let provider: Server | undefined;
   let providerAnswers: Array<{ status: number; body: unknown }> = [];
-
-  const open = async (environment: Record<string, string>) => {
-    test = await createTestServices({ componentRoots: shippedRoots, environment });
-    app = await buildApp(test.services);
-  };
+  // Before useTestApp (after-hooks run in reverse), so the provider closes after the app that asked it.
+  afterEach(async () => {
+    providerAnswers = [];
+    await new Promise((resolve) => (provider ? provider.close(resolve) : resolve(undefined)));
+    provider = undefined;
+  });
+  const subject = useTestApp({ startInTest: true, componentRoots: shippedRoots });
+  const open = (environment: Record<string, string>) => subject.start({ environment });
   const startProvider = async () => {
     provider = createServer((request, response) => {
       const url = new URL(request.url ?? '/', 'http://x');
@@ -173,17 +162,9 @@ describe('shipped plugins and the manual engine', () => {
     return `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1/forecast`;
   };
 
-  afterEach(async () => {
-    providerAnswers = [];
-    await app?.close();
-    await test?.close();
-    await new Promise((resolve) => (provider ? provider.close(resolve) : resolve(undefined)));
-    provider = undefined;
-  });
-
   it('GET /api/weather/current answers ok from the provider, then unavailable when it fails', async () => {
     await open({ WEATHER_PROVIDER_URL: await startProvider(), WEATHER_LATITUDE: '45.46', WEATHER_LONGITUDE: '9.19', WEATHER_CACHE_S: '0' });
-    const ok = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    const ok = (await subject.app.inject({ method: 'GET', url: '/api/weather/current' })).json();
     expect(ok).toEqual({
       status: 'ok',
       last_fetch: expect.any(String),
@@ -200,7 +181,7 @@ describe('shipped plugins and the manual engine', () => {
       },
     });
     providerAnswers.push({ status: 500, body: { error: true } });
-    const down = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    const down = (await subject.app.inject({ method: 'GET', url: '/api/weather/current' })).json();
     expect(down).toMatchObject({ status: 'unavailable', reason: 'the weather provider answered HTTP 500', last_fetch: ok.last_fetch });
   });
 
@@ -209,31 +190,35 @@ describe('shipped plugins and the manual engine', () => {
     let asked = 0;
     provider?.prependListener('request', () => (asked += 1));
     await open({ WEATHER_PROVIDER_URL: url, WEATHER_LATITUDE: '45.46', WEATHER_LONGITUDE: '9.19', WEATHER_CACHE_S: '0' });
-    const readings = await Promise.all([1, 2, 3].map(() => app.inject({ method: 'GET', url: '/api/weather/current' })));
+    const readings = await Promise.all([1, 2, 3].map(() => subject.app.inject({ method: 'GET', url: '/api/weather/current' })));
     expect(readings.map((reading) => reading.json().status)).toEqual(['ok', 'ok', 'ok']);
     expect(asked).toBe(1);
   });
 
   it('GET /api/weather/current is unavailable with the reason while the plugin is not configured or unreachable', async () => {
     await open({ WEATHER_PROVIDER_URL: 'http://127.0.0.1:9/' });
-    const gated = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    const gated = (await subject.app.inject({ method: 'GET', url: '/api/weather/current' })).json();
     expect(gated).toMatchObject({
       status: 'unavailable',
       weather: null,
       reason: expect.stringContaining('Missing required configuration: WEATHER_LATITUDE, WEATHER_LONGITUDE'),
     });
-    await test.services.config.set('WEATHER_LATITUDE', '1');
-    await test.services.config.set('WEATHER_LONGITUDE', '2');
+    await subject.harness.services.config.set('WEATHER_LATITUDE', '1');
+    await subject.harness.services.config.set('WEATHER_LONGITUDE', '2');
     await new Promise((resolve) => setImmediate(resolve));
-    const unreachable = (await app.inject({ method: 'GET', url: '/api/weather/current' })).json();
+    const unreachable = (await subject.app.inject({ method: 'GET', url: '/api/weather/current' })).json();
     expect(unreachable).toMatchObject({ status: 'unavailable', reason: expect.stringContaining('cannot be reached') });
   });
 
   it('the manual engine lists pending prompts and delivers the operator answer; the diary and time plugins act', async () => {
     await open({ CORTEX_ENGINE: 'manual', PERSONA_TIMEZONE: 'Europe/Rome' });
-    await app.inject({ method: 'POST', url: '/api/integrations/messages', payload: { source: 'desk', type: 'chat', payload: { text: 'what time is it?' } } });
+    await subject.app.inject({
+      method: 'POST',
+      url: '/api/integrations/messages',
+      payload: { source: 'desk', type: 'chat', payload: { text: 'what time is it?' } },
+    });
     let pending: Array<{ id: string; interface_path: string; messages: Array<{ content: string }> }> = [];
-    while (pending.length === 0) pending = (await app.inject({ method: 'GET', url: '/api/cortex/manual/pending' })).json().pending;
+    while (pending.length === 0) pending = (await subject.app.inject({ method: 'GET', url: '/api/cortex/manual/pending' })).json().pending;
     expect(pending[0]?.interface_path).toBe('integration/desk');
     expect(pending[0]?.messages[0]?.content).toContain('(Europe/Rome)');
     expect(pending[0]?.messages[0]?.content).toContain('- write_diary:');
@@ -243,14 +228,18 @@ describe('shipped plugins and the manual engine', () => {
         { type: 'message_integration', payload: { text: 'Tea time.' } },
       ],
     });
-    expect((await app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: answer } })).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: 'again' } })).statusCode).toBe(404);
-    while (test.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
-    const messages = (await app.inject({ method: 'GET', url: '/api/integrations/outbox?source=desk' })).json().messages;
+    expect((await subject.app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: answer } })).statusCode).toBe(
+      200,
+    );
+    expect((await subject.app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: 'again' } })).statusCode).toBe(
+      404,
+    );
+    while (subject.harness.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    const messages = (await subject.app.inject({ method: 'GET', url: '/api/integrations/outbox?source=desk' })).json().messages;
     expect(messages.map((message: { payload: { text: string } }) => message.payload.text)).toEqual(['Tea time.']);
-    const diary = await test.services.history.diary.list({ limit: 10 });
+    const diary = await subject.harness.services.history.diary.list({ limit: 10 });
     expect(diary.map((entry) => [entry.text, entry.tags, entry.interface_path])).toEqual([['Someone asked the time.', ['time'], 'integration/desk']]);
-    const run = (await app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'time' } })).json();
+    const run = (await subject.app.inject({ method: 'POST', url: '/api/components/run', payload: { name: 'time' } })).json();
     expect(run.result.time_zone).toBe('Europe/Rome');
   });
 });

@@ -1,22 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
+import { describe, expect, it } from 'vitest';
 import { securityHeaders } from '../../src/http/security-headers.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 describe('security headers', () => {
-  let harness: TestServices;
-  let app: App;
-
-  afterEach(async () => {
-    await app?.close();
-    await harness?.close();
-  });
+  const subject = useTestApp();
 
   it('protect every API answer, errors included, without document-only policies', async () => {
-    harness = await createTestServices();
-    app = await buildApp(harness.services);
     for (const url of ['/api/about', '/api/missing']) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await subject.app.inject({ method: 'GET', url });
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(response.headers['content-security-policy']).toBe("frame-ancestors 'none'");
@@ -25,10 +16,8 @@ describe('security headers', () => {
   });
 
   it('give documents and static files the full policy', async () => {
-    harness = await createTestServices();
-    app = await buildApp(harness.services);
     for (const url of ['/', '/skins/missing.json']) {
-      const response = await app.inject({ method: 'GET', url });
+      const response = await subject.app.inject({ method: 'GET', url });
       expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     }

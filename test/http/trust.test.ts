@@ -1,27 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { buildCompatApp } from '../../src/compat/app.ts';
+import { describe, expect, it } from 'vitest';
 import { SessionTokens, isLoopbackAddress } from '../../src/trust.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 const REMOTE = '203.0.113.7';
 
 describe('trust', () => {
-  let harness: TestServices;
-  let apps: App[] = [];
+  const subject = useTestApp({ startInTest: true, compat: true });
 
   async function start(environment: Record<string, string> = {}) {
-    harness = await createTestServices({ environment });
-    const web = await buildApp(harness.services);
-    const compat = await buildCompatApp(harness.services);
-    apps = [web, compat];
-    return { web, compat };
+    const web = await subject.start({ environment });
+    return { web, compat: subject.compat };
   }
-
-  afterEach(async () => {
-    for (const app of apps) await app.close();
-    await harness?.close();
-  });
 
   it('recognises loopback addresses in every spelling', () => {
     expect(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'].every(isLoopbackAddress)).toBe(true);

@@ -3,8 +3,7 @@ import { rm } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { copyFixtureSkins } from '../helpers/upload-files.ts';
 
 interface LogLine {
@@ -19,8 +18,6 @@ const BOUNDARY = 'anima-test-boundary';
 const API_KEY = 'upload-abort-test-key';
 
 describe('a client that goes away mid-upload', () => {
-  let harness: TestServices;
-  let app: App;
   let skins: string;
   const lines: LogLine[] = [];
   /** Resolves with the first log line, logged from now on, that passes the test. */
@@ -38,16 +35,15 @@ describe('a client that goes away mid-upload', () => {
     },
   });
 
+  // Before useTestApp (after-hooks run in reverse), so the copy goes once the app has closed.
   afterEach(async () => {
-    await app.close();
-    await harness.close();
     await rm(skins, { recursive: true, force: true });
   });
+  const subject = useTestApp({ startInTest: true, environment: { APP_API_KEY: API_KEY }, logLevel: 'debug', logDestination: sink });
 
   it('is logged without error level or stack, while a real server fault still is an error', async () => {
     skins = await copyFixtureSkins();
-    harness = await createTestServices({ environment: { SKINS_DIR: skins, APP_API_KEY: API_KEY }, logLevel: 'debug', logDestination: sink });
-    app = await buildApp(harness.services);
+    const app = await subject.start({ environment: { SKINS_DIR: skins } });
     app.get('/api/broken', async () => {
       throw new Error('the disk is on fire');
     });

@@ -1,34 +1,30 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
 import type { ComponentRoots } from '../../src/components/discovery.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { ASCII_FBX_FILE, binaryFbx, copyFixtureSkins, multipart, VRM_1_FILE, VRMA_FILE, type Part } from '../helpers/upload-files.ts';
 
 const DESCRIPTOR = { intro: { start_frame: 0, end_frame: 9 }, loop: { start_frame: 10, end_frame: 39 }, fps: 30 };
 
 describe('temporary animation uploads', () => {
-  let harness: TestServices;
-  let app: App;
   let skins: string;
+  // Before useTestApp (after-hooks run in reverse), so the copy goes once the app has closed.
+  afterEach(async () => {
+    await rm(skins, { recursive: true, force: true });
+  });
+  const subject = useTestApp({ startInTest: true });
 
   async function start(environment: Record<string, string> = {}, componentRoots: Partial<ComponentRoots> = {}) {
     skins = await copyFixtureSkins();
-    harness = await createTestServices({ environment: { SKINS_DIR: skins, ...environment }, componentRoots });
-    app = await buildApp(harness.services);
+    await subject.start({ environment: { SKINS_DIR: skins, ...environment }, componentRoots });
   }
-  afterEach(async () => {
-    await app.close();
-    await harness.close();
-    await rm(skins, { recursive: true, force: true });
-  });
 
-  const upload = (parts: Part[]) => app.inject({ method: 'POST', url: '/api/animations/upload', ...multipart(parts, harness.services) });
+  const upload = (parts: Part[]) => subject.app.inject({ method: 'POST', url: '/api/animations/upload', ...multipart(parts, subject.harness.services) });
   const fbx = async (filename = 'Pondering.fbx') => ({ name: 'file', filename, value: await readFile(ASCII_FBX_FILE) });
-  const get = (url: string) => app.inject({ method: 'GET', url });
-  const promote = (payload: object) => app.inject({ method: 'POST', url: '/api/animations/promote', payload });
+  const get = (url: string) => subject.app.inject({ method: 'GET', url });
+  const promote = (payload: object) => subject.app.inject({ method: 'POST', url: '/api/animations/promote', payload });
   /** Everything under skins/temp except the (empty) staging folder. */
   const tempEntries = async () => (await readdir(join(skins, 'temp'), { recursive: true }).catch(() => [])).filter((entry) => entry !== '.incoming');
 
@@ -64,7 +60,7 @@ describe('temporary animation uploads', () => {
       expect(Date.parse(meta.expires_at) - Date.parse(meta.created_at)).toBe(7 * 86_400_000);
       expect((await get('/api/animations/uploads')).json()).toEqual({ uploads: [{ ...meta, url: answer.url }] });
 
-      await app.inject({ method: 'POST', url: '/api/animation_state', payload: { state: 'think', context_id: 'm1' } });
+      await subject.app.inject({ method: 'POST', url: '/api/animation_state', payload: { state: 'think', context_id: 'm1' } });
       expect((await get('/api/animation_state')).json()).toMatchObject({ state: 'think', file: 'Pondering.fbx', url: answer.url, descriptor: DESCRIPTOR });
       const served = await get(answer.url);
       expect(served.statusCode).toBe(200);
@@ -128,7 +124,7 @@ describe('temporary animation uploads', () => {
       expect(invalid.json().error.message).toContain('end_frame must not come before start_frame');
       expect(await tempEntries()).toEqual([]);
       expect((await get('/api/animations/uploads')).json()).toEqual({ uploads: [] });
-      const notMultipart = await app.inject({ method: 'POST', url: '/api/animations/upload', payload: { state: 'think' } });
+      const notMultipart = await subject.app.inject({ method: 'POST', url: '/api/animations/upload', payload: { state: 'think' } });
       expect(notMultipart.statusCode).toBe(415);
     });
 
@@ -172,13 +168,13 @@ describe('temporary animation uploads', () => {
     it('removes the upload and its search path (204), then 404; a malformed id is 400', async () => {
       await start();
       const { upload_id: id } = (await upload([{ name: 'state', value: 'think' }, await fbx()])).json();
-      const removed = await app.inject({ method: 'DELETE', url: `/api/animations/uploads/${id}` });
+      const removed = await subject.app.inject({ method: 'DELETE', url: `/api/animations/uploads/${id}` });
       expect(removed.statusCode).toBe(204);
       expect(await tempEntries()).toEqual([]);
-      expect((await app.inject({ method: 'DELETE', url: `/api/animations/uploads/${id}` })).statusCode).toBe(404);
-      expect((await app.inject({ method: 'DELETE', url: '/api/animations/uploads/..%2F..%2Fdefault' })).statusCode).toBe(400);
-      expect(harness.services.body.library.temporaryPaths()).toEqual([]);
-      await app.inject({ method: 'POST', url: '/api/animation_state', payload: { state: 'think' } });
+      expect((await subject.app.inject({ method: 'DELETE', url: `/api/animations/uploads/${id}` })).statusCode).toBe(404);
+      expect((await subject.app.inject({ method: 'DELETE', url: '/api/animations/uploads/..%2F..%2Fdefault' })).statusCode).toBe(400);
+      expect(subject.harness.services.body.library.temporaryPaths()).toEqual([]);
+      await subject.app.inject({ method: 'POST', url: '/api/animation_state', payload: { state: 'think' } });
       expect((await get('/api/animation_state')).json()).toMatchObject({ file: 'Thinking.fbx', url: '/skins/default/animations/think/Thinking.fbx' });
     });
   });
@@ -247,7 +243,7 @@ describe('temporary animation uploads', () => {
   describe("the promote_upload action (plugins/uploads, delivered like a model's action)", () => {
     const origin = (senderId: string) => ({ interfaceId: 'telegram_bot', interfacePath: 'telegram_bot/1', messageId: 'm1', senderId, metadata: {} });
     const promote = (payload: Record<string, unknown>, senderId = 'operator') =>
-      harness.services.assistant.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
+      subject.harness.services.assistant.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
 
     it('follows the same rules: refused while disabled, a clash unless overwrite, and only for an operator', async () => {
       await start({ TRAINER_IDS: 'telegram_bot:operator' }, { plugins: shippedRoots.plugins });
@@ -258,7 +254,7 @@ describe('temporary animation uploads', () => {
         ])
       ).json();
       expect(await promote({ upload_id: id })).toMatchObject({ delivered: false, reason: expect.stringMatching(/disabled/) });
-      await harness.services.config.set('COMPANION_PROMOTE_ENABLED', '1');
+      await subject.harness.services.config.set('COMPANION_PROMOTE_ENABLED', '1');
       expect(await promote({ upload_id: id }, 'stranger')).toMatchObject({ delivered: false, reason: expect.stringMatching(/operator/) });
       expect(await promote({ upload_id: id })).toMatchObject({ delivered: false, reason: expect.stringMatching(/exists/) });
       expect(await promote({ upload_id: id, overwrite: true })).toEqual({ delivered: true });
@@ -285,7 +281,7 @@ describe('temporary animation uploads', () => {
       expect(changed.url).toBe(old?.url);
       expect(changed.hash).not.toBe(old?.hash);
 
-      await app.inject({ method: 'DELETE', url: `/api/animations/uploads/${answer.upload_id}` });
+      await subject.app.inject({ method: 'DELETE', url: `/api/animations/uploads/${answer.upload_id}` });
       expect((await get('/api/body/assets/manifest')).json().assets).toHaveLength(before.length);
     });
   });

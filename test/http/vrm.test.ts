@@ -3,44 +3,35 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
 import { FIXTURE_SKINS, RecordingTransport } from '../helpers/body.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { multipart, plainGlbFile, vrm0File, VRM_1_FILE, VRM_1_OTHER_FILE, VRMA_FILE } from '../helpers/upload-files.ts';
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 describe('POST /api/vrm', () => {
   let backups: string;
-  let harness: TestServices;
-  let app: App;
-
-  async function start(environment: Record<string, string> = {}) {
-    harness = await createTestServices({ environment: { SKINS_DIR: FIXTURE_SKINS, BACKUPS_DIR: backups, ...environment } });
-    app = await buildApp(harness.services);
-  }
-  async function stop() {
-    await app.close();
-    await harness.close();
-  }
   beforeEach(async () => {
     backups = await mkdtemp(join(tmpdir(), 'anima-vrm-'));
   });
+  // Before useTestApp (after-hooks run in reverse), so the folder goes once the app has closed.
   afterEach(async () => {
-    await stop();
     await rm(backups, { recursive: true, force: true });
   });
+  const subject = useTestApp({ startInTest: true, environment: { SKINS_DIR: FIXTURE_SKINS } });
+  const start = (environment: Record<string, string> = {}) => subject.start({ environment: { BACKUPS_DIR: backups, ...environment } });
+  const stop = () => subject.stop();
 
   const send = (value: Buffer | string, filename = 'Avatar.vrm') =>
-    app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'file', filename, value }], harness.services) });
-  const get = (url: string) => app.inject({ method: 'GET', url });
+    subject.app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'file', filename, value }], subject.harness.services) });
+  const get = (url: string) => subject.app.inject({ method: 'GET', url });
   /** What stays in <backups>/vrm: stored models and the choice file, never a partial or staged file. */
   const stored = async () => (await readdir(join(backups, 'vrm')).catch(() => [])).sort();
 
   it('stores a VRM 1.0 by its hash, shows it to every client, and makes current_skin null', async () => {
     await start();
     const transport = new RecordingTransport();
-    harness.services.body.addTransport(transport);
+    subject.harness.services.body.addTransport(transport);
     expect((await get('/api/skins/current_skin')).json()).toEqual({ skin: 'default' });
     const data = await readFile(VRM_1_FILE);
     const hex = sha256(data);
@@ -82,7 +73,9 @@ describe('POST /api/vrm', () => {
     }
     expect(await stored()).toEqual([]);
     expect((await get('/api/skins/current_skin')).json()).toEqual({ skin: 'default' });
-    expect((await app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'other', value: 'x' }], harness.services) })).statusCode).toBe(400);
+    expect(
+      (await subject.app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'other', value: 'x' }], subject.harness.services) })).statusCode,
+    ).toBe(400);
   });
 
   it('answers 413 beyond APP_UPLOAD_MAX_BYTES, leaving nothing on disk', async () => {
@@ -99,7 +92,7 @@ describe('POST /api/vrm', () => {
     await send(await readFile(VRM_1_FILE));
     await stop();
     await start();
-    expect(harness.services.body.getVrmModel()).toEqual({ name: 'Avatar', url: `/vrm/${hex}.vrm`, hash: `sha256:${hex}` });
+    expect(subject.harness.services.body.getVrmModel()).toEqual({ name: 'Avatar', url: `/vrm/${hex}.vrm`, hash: `sha256:${hex}` });
     expect((await get('/api/skins/current_skin')).json()).toEqual({ skin: null });
   });
 

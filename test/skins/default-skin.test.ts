@@ -9,7 +9,7 @@ import { EXPRESSIONS } from '../../scripts/skin/avatar-face.ts';
 import { CLIPS } from '../../scripts/skin/clips/index.ts';
 import type { HumanBone } from '../../scripts/skin/skeleton.ts';
 import { animationPath, generateSkinFiles, VRM_FILE } from '../../scripts/skin/skin-files.ts';
-import { loadFbx, loadVrm, withWarnings } from './loaders.ts';
+import { loadFbx, loadVrm, withWarnings } from '../helpers/three-loaders.ts';
 import { retargetMixamo as retarget } from '../../src/webui/avatar/retarget.ts';
 
 const SKIN_DIR = fileURLToPath(new URL('../../skins/default/', import.meta.url));

@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp, type App } from '../../src/app.ts';
 import { resample } from '../../src/audio/live/webrtc-vad.ts';
 import { decodeWav, isWav } from '../../src/audio/wav.ts';
-import { pcmBytes } from '../audio/helpers.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { pcmBytes } from '../helpers/audio.ts';
+import { useTestApp } from '../helpers/services.ts';
 
 interface LiveClient {
   socket: WebSocket;
@@ -54,16 +52,13 @@ async function connect(url: string): Promise<LiveClient> {
 const PHRASES = ['turn on the kitchen light', 'good morning', 'what time is it'];
 
 describe('WS /api/audio/stream', () => {
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ startInTest: true, listen: true, environment: { LIVE_CORTEX: 'vad' }, helloTimeoutMs: 1000 });
   let clients: LiveClient[] = [];
   let url = '';
 
   async function start(environment: Record<string, string> = {}) {
-    harness = await createTestServices({ environment: { LIVE_CORTEX: 'vad', ...environment }, helloTimeoutMs: 1000 });
-    app = await buildApp(harness.services);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    url = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/audio/stream`;
+    await subject.start({ environment });
+    url = `ws://127.0.0.1:${subject.ports.web}/api/audio/stream`;
   }
 
   async function open(config: unknown = { sample_rate: 16000, engine: 'vad' }) {
@@ -76,7 +71,7 @@ describe('WS /api/audio/stream', () => {
 
   /** Speech from the local engine at 16 kHz, then `silenceS` of silence, in 20 ms chunks. */
   async function speechPcm(text: string, silenceS = 1): Promise<Buffer[]> {
-    const engine = await harness.services.audio.engines.vox.get('local');
+    const engine = await subject.harness.services.audio.engines.vox.get('local');
     const wav = decodeWav((await engine.generate(text, undefined, { signal: new AbortController().signal })) as Uint8Array);
     const speech = resample(wav.samples, wav.sampleRate, 16000);
     const all = new Int16Array(8000 + speech.length + silenceS * 16000);
@@ -87,11 +82,9 @@ describe('WS /api/audio/stream', () => {
     return chunks;
   }
 
-  afterEach(async () => {
+  afterEach(() => {
     for (const { socket } of clients) socket.terminate();
     clients = [];
-    await app?.close();
-    await harness?.close();
   });
 
   it('emits speech_start then speech_end for synthesised speech followed by silence', async () => {
@@ -118,7 +111,7 @@ describe('WS /api/audio/stream', () => {
     expect(String(audio.text)).toMatch(/no language model/i);
     await expect.poll(() => client.binary.length).toBeGreaterThan(0);
     expect(isWav(client.binary[0] as Buffer)).toBe(true);
-    const history = await harness.services.history.chat.load(`live/${String(ready.session_id)}`);
+    const history = await subject.harness.services.history.chat.load(`live/${String(ready.session_id)}`);
     expect(history.map((message: { text: string }) => message.text)).toContain('turn on the kitchen light');
   });
 

@@ -1,25 +1,20 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
 
 type Message = { type: string; [key: string]: unknown };
 const ofType = (type: string) => (message: unknown) => (message as Message).type === type;
 
 describe('body sockets (WS /ws and WS /api/body/ws)', () => {
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ startInTest: true, listen: true, environment: { SKINS_DIR: FIXTURE_SKINS }, helloTimeoutMs: 300 });
   let sockets: OpenedSocket[] = [];
   let base = '';
 
   async function start(environment: Record<string, string> = {}) {
-    harness = await createTestServices({ environment: { SKINS_DIR: FIXTURE_SKINS, ...environment }, helloTimeoutMs: 300 });
-    app = await buildApp(harness.services);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await subject.start({ environment });
+    base = `ws://127.0.0.1:${subject.ports.web}`;
   }
 
   async function connect(path = '/ws') {
@@ -36,20 +31,18 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
     return client;
   }
 
-  const requestState = (payload: object) => app.inject({ method: 'POST', url: '/api/animation_state', payload });
+  const requestState = (payload: object) => subject.app.inject({ method: 'POST', url: '/api/animation_state', payload });
 
-  afterEach(async () => {
+  afterEach(() => {
     for (const { socket } of sockets) socket.terminate();
     sockets = [];
-    await app?.close();
-    await harness?.close();
   });
 
   it('sends nothing before the hello, not even broadcasts', async () => {
     await start();
     const client = await connect();
     await requestState({ state: 'think', context_id: 'a' });
-    harness.services.body.setFaceValues({ Joy: 1 });
+    subject.harness.services.body.setFaceValues({ Joy: 1 });
     await delay(100);
     expect(client.messages).toEqual([]);
   });
@@ -63,7 +56,7 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
     expect(fresh.messages[1]).not.toHaveProperty('reset_eyes');
     expect(fresh.messages[2]).toEqual({ type: 'animation_state', state: 'think', animation_file: 'Thinking.fbx' });
 
-    const hash = harness.services.body.getVrmModel()?.hash ?? '';
+    const hash = subject.harness.services.body.getVrmModel()?.hash ?? '';
     const cached = await joined('/api/body/ws', { has_assets: [hash] });
     expect(cached.messages.map((message) => (message as Message).type)).toEqual(['vrm_animation', 'animation_state', 'vrm_model', 'vrm_face']);
     expect(cached.messages[2]).toEqual({ type: 'vrm_model', name: 'anima', url: '/skins/default/anima.vrm', hash });
@@ -71,7 +64,7 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
 
   it('includes the speech audio in progress with its offset', async () => {
     await start();
-    harness.services.body.setAudio({ url: '/tts/now.wav', audio_duration_s: 60 });
+    subject.harness.services.body.setAudio({ url: '/tts/now.wav', audio_duration_s: 60 });
     const client = await connect();
     client.socket.send(JSON.stringify({ type: 'hello' }));
     const audio = (await client.next(ofType('vrm_audio'))) as { audio: { url: string; offset_s: number } };
@@ -90,9 +83,9 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
       expect(message).not.toHaveProperty('reset_eyes');
       expect(message).toEqual(received[0]);
     }
-    harness.services.body.setFaceValues({ Joy: 0.3 });
-    harness.services.body.setExpression('surprised', 0.9);
-    harness.services.body.setVrmModel('/uploads/m.vrm', 'm', 'sha256:00');
+    subject.harness.services.body.setFaceValues({ Joy: 0.3 });
+    subject.harness.services.body.setExpression('surprised', 0.9);
+    subject.harness.services.body.setVrmModel('/uploads/m.vrm', 'm', 'sha256:00');
     for (const client of clients) {
       await client.next((message) => ofType('vrm_face')(message) && (message as { values: { Joy?: number } }).values.Joy === 0.3);
       await client.next(ofType('vrm_expression_set'));
@@ -102,7 +95,7 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
 
   it('gives reset_eyes to the targeted session only, once', async () => {
     await start();
-    const grant = harness.services.trust.tokens.issue();
+    const grant = subject.harness.services.trust.tokens.issue();
     const target = await joined('/ws', { token: grant.token });
     const other = await joined();
     target.messages.length = 0;
@@ -126,7 +119,7 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
       (message) =>
         ofType('vrm_animation')(message) && (message as Message).state === 'idle' && client.messages.indexOf(message) > client.messages.indexOf(talk),
     );
-    expect(harness.services.body.getAnimation().state).toBe('idle');
+    expect(subject.harness.services.body.getAnimation().state).toBe('idle');
   });
 
   it('answers a bad frame with an error message and keeps the socket usable', async () => {
@@ -176,7 +169,7 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
     const bare = await connect('/ws');
     bare.socket.send(JSON.stringify({ type: 'hello' }));
     expect(await bare.closed).toBe(4401);
-    const { token } = harness.services.trust.tokens.issue();
+    const { token } = subject.harness.services.trust.tokens.issue();
     await joined('/ws', { token });
   });
 });

@@ -1,21 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
 
 describe('WebSocket hello handshake (WS /logs)', () => {
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({ startInTest: true, listen: true, environment: { WEB_DEBUG: '1' }, helloTimeoutMs: 300, logLevel: 'info' });
   let sockets: OpenedSocket[] = [];
   let base = '';
 
   async function start(environment: Record<string, string> = {}) {
-    harness = await createTestServices({ environment: { WEB_DEBUG: '1', ...environment }, helloTimeoutMs: 300, logLevel: 'info' });
-    app = await buildApp(harness.services);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await subject.start({ environment });
+    base = `ws://127.0.0.1:${subject.ports.web}`;
   }
 
   async function connect(path = '/logs', headers: Record<string, string> = {}) {
@@ -24,11 +19,9 @@ describe('WebSocket hello handshake (WS /logs)', () => {
     return opened;
   }
 
-  afterEach(async () => {
+  afterEach(() => {
     for (const { socket } of sockets) socket.terminate();
     sockets = [];
-    await app?.close();
-    await harness?.close();
   });
 
   it('admits a loopback client whose hello has no token, then streams log lines', async () => {
@@ -36,16 +29,16 @@ describe('WebSocket hello handshake (WS /logs)', () => {
     const client = await connect();
     client.socket.send(JSON.stringify({ type: 'hello', has_assets: [] }));
     await client.next((message) => (message as { type?: string }).type === 'ready');
-    harness.services.logger.info({ marker: 'visible-line' }, 'hello from the test');
+    subject.harness.services.logger.info({ marker: 'visible-line' }, 'hello from the test');
     const line = (await client.next((message) => (message as { marker?: string }).marker === 'visible-line')) as { msg: string };
     expect(line.msg).toBe('hello from the test');
-    expect(harness.services.gate.openCount()).toBe(1);
+    expect(subject.harness.services.gate.openCount()).toBe(1);
   });
 
   it('sends nothing before the hello', async () => {
     await start();
     const client = await connect();
-    harness.services.logger.info('a line nobody may see yet');
+    subject.harness.services.logger.info('a line nobody may see yet');
     await delay(150);
     expect(client.messages).toEqual([]);
   });
@@ -77,7 +70,7 @@ describe('WebSocket hello handshake (WS /logs)', () => {
     bare.socket.send(JSON.stringify({ type: 'hello' }));
     expect(await bare.closed).toBe(4401);
 
-    const { token } = harness.services.trust.tokens.issue();
+    const { token } = subject.harness.services.trust.tokens.issue();
     const withToken = await connect();
     withToken.socket.send(JSON.stringify({ type: 'hello', token }));
     await withToken.next((message) => (message as { type?: string }).type === 'ready');
@@ -89,7 +82,7 @@ describe('WebSocket hello handshake (WS /logs)', () => {
     const keyHeader = await connect('/logs', { 'x-api-key': 'k3y' });
     keyHeader.socket.send(JSON.stringify({ type: 'hello' }));
     await keyHeader.next((message) => (message as { type?: string }).type === 'ready');
-    expect(harness.services.gate.openCount()).toBe(3);
+    expect(subject.harness.services.gate.openCount()).toBe(3);
   });
 
   it('does not exist unless WEB_DEBUG is 1', async () => {

@@ -1,12 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.ts';
 import { ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
 
 type Message = { type: string; [key: string]: unknown };
@@ -19,27 +17,18 @@ const typesOf = (socket: OpenedSocket, types: string[]) => socket.messages.filte
 
 describe('web chat over WS /ws', () => {
   let fake: FakeOpenAi;
-  let harness: TestServices;
-  let app: App;
+  const subject = useTestApp({
+    startInTest: true,
+    listen: true,
+    componentRoots: shippedRoots,
+    environment: { SKINS_DIR: FIXTURE_SKINS, CORTEX_ENGINE: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test', OPENAI_MAX_RETRIES: '0' },
+  });
   let sockets: OpenedSocket[] = [];
   let base = '';
 
   async function start(environment: Record<string, string> = {}) {
-    harness = await createTestServices({
-      componentRoots: shippedRoots,
-      environment: {
-        SKINS_DIR: FIXTURE_SKINS,
-        CORTEX_ENGINE: 'openai',
-        OPENAI_BASE_URL: fake.baseUrl,
-        OPENAI_API_KEY: 'sk-test',
-        OPENAI_MODEL: 'gpt-test',
-        OPENAI_MAX_RETRIES: '0',
-        ...environment,
-      },
-    });
-    app = await buildApp(harness.services);
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl, ...environment } });
+    base = `ws://127.0.0.1:${subject.ports.web}`;
   }
 
   /** A window: connected, greeted, and holding its chat history. */
@@ -54,26 +43,24 @@ describe('web chat over WS /ws', () => {
 
   const send = (window: OpenedSocket, message: object) => window.socket.send(JSON.stringify(message));
   const settled = async () => {
-    while (harness.services.assistant.chain.pending > 0) await delay(2);
+    while (subject.harness.services.assistant.chain.pending > 0) await delay(2);
   };
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: 'sk-test' });
   });
   afterAll(async () => fake?.close());
-  afterEach(async () => {
+  afterEach(() => {
     for (const { socket } of sockets) socket.terminate();
     sockets = [];
     fake.reset();
-    await app?.close();
-    await harness?.close();
   });
 
   it('sends the conversation (oldest first, contract shape) right after the hello', async () => {
     await start();
-    const { interface_path: path } = harness.services.history.sessions.connect();
-    await harness.services.history.chat.save({ interface_path: path, message_text: 'first', sender_id: 'someone', sender_name: 'User' });
-    await harness.services.history.chat.saveOwn(path, 'second');
+    const { interface_path: path } = subject.harness.services.history.sessions.connect();
+    await subject.harness.services.history.chat.save({ interface_path: path, message_text: 'first', sender_id: 'someone', sender_name: 'User' });
+    await subject.harness.services.history.chat.saveOwn(path, 'second');
     const opened = await openSocket(`${base}/ws`);
     sockets.push(opened);
     send(opened, { type: 'hello', has_assets: [] });
@@ -117,8 +104,8 @@ describe('web chat over WS /ws', () => {
     }
     expect(fake.requests.at(-1)?.body.messages?.at(-1)).toEqual({ role: 'user', content: 'User: Hi Anima' });
     // Saved once each: the user's words by the chain's intake, the reply as `self` by the dispatch.
-    const { interface_path: path } = harness.services.history.sessions.connect();
-    const saved = await harness.services.history.chat.load(path);
+    const { interface_path: path } = subject.harness.services.history.sessions.connect();
+    const saved = await subject.harness.services.history.chat.load(path);
     expect(saved.map((message) => [message.sender_id === 'self' ? 'self' : 'user', message.text])).toEqual([
       ['user', 'Hi Anima'],
       ['self', 'Hello from the model!'],
@@ -196,12 +183,12 @@ describe('web chat over WS /ws', () => {
     fake.script({ kind: 'reply', text: 'Noted.' });
     send(a, { type: 'chat', text: 'Remember this', id: 'r1' });
     await a.next(chatMessage('assistant', 'Noted.'));
-    const archived = await app.inject({ method: 'POST', url: '/api/chat/archive' });
+    const archived = await subject.app.inject({ method: 'POST', url: '/api/chat/archive' });
     expect(archived.statusCode).toBe(200);
     for (const w of [a, b]) {
       expect(await w.next((message) => ofType('chat_history')(message) && (message as Message).restored === false)).toMatchObject({ messages: [] });
     }
-    const restored = await app.inject({ method: 'POST', url: '/api/chat/restore', payload: { archive_id: archived.json().archive_id } });
+    const restored = await subject.app.inject({ method: 'POST', url: '/api/chat/restore', payload: { archive_id: archived.json().archive_id } });
     expect(restored.json()).toMatchObject({ success: true, restored: 2 });
     for (const w of [a, b]) {
       const history = (await w.next((message) => ofType('chat_history')(message) && (message as Message).restored === true)) as {
@@ -238,8 +225,8 @@ describe('web chat over WS /ws', () => {
     await delay(50);
     // The merged message was suppressed: one reply in the chat, one saved.
     expect(a.messages.filter(chatMessage('assistant'))).toHaveLength(1);
-    const { interface_path: path } = harness.services.history.sessions.connect();
-    expect((await harness.services.history.chat.load(path)).map((message) => message.text)).toEqual(['Say hello', 'Hello out loud!']);
+    const { interface_path: path } = subject.harness.services.history.sessions.connect();
+    expect((await subject.harness.services.history.chat.load(path)).map((message) => message.text)).toEqual(['Say hello', 'Hello out loud!']);
   });
 
   describe('MULTI_SESSION', () => {
@@ -254,7 +241,7 @@ describe('web chat over WS /ws', () => {
       expect(b.messages.some((message) => ['chat_message', 'typing'].includes((message as Message).type))).toBe(false);
 
       // Speech for A's conversation reaches A only.
-      const outlet = harness.services.audio.vox.outlets.for('webui');
+      const outlet = subject.harness.services.audio.vox.outlets.for('webui');
       await outlet?.audio({
         interfacePath: pathOf(a),
         url: '/tts/x.wav',
@@ -268,10 +255,10 @@ describe('web chat over WS /ws', () => {
       expect(b.messages.some(ofType('tts_play'))).toBe(false);
 
       const sessionOfA = pathOf(a).split('/')[1];
-      expect((await app.inject({ method: 'GET', url: `/api/chat/session_meta?session_id=${sessionOfA}` })).statusCode).toBe(200);
+      expect((await subject.app.inject({ method: 'GET', url: `/api/chat/session_meta?session_id=${sessionOfA}` })).statusCode).toBe(200);
       a.socket.close();
       await a.closed;
-      await expect.poll(async () => (await app.inject({ method: 'GET', url: `/api/chat/session_meta?session_id=${sessionOfA}` })).statusCode).toBe(404);
+      await expect.poll(async () => (await subject.app.inject({ method: 'GET', url: `/api/chat/session_meta?session_id=${sessionOfA}` })).statusCode).toBe(404);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { SseParser, sseData } from '../../cortex/openai/sse.ts';
+import { SseParser, sseData } from '../../../cortex/openai/sse.ts';
 
 function parse(...chunks: string[]): string[] {
   const events: string[] = [];

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { createConnection } from 'mysql2/promise';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
-import { ChatHistoryRepository } from '../../src/db/repositories/chat-history-repository.ts';
-import type { DialectName } from '../../src/db/schema.ts';
-import { ChatHistory } from '../../src/history/chat-history.ts';
-import { fromInterfacePath, toInterfacePath } from '../../src/history/interface-path.ts';
-import { createLogger } from '../../src/logging.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/dialect.ts';
+import { ChatHistoryRepository } from '../../../src/db/repositories/chat-history-repository.ts';
+import type { DialectName } from '../../../src/db/schema.ts';
+import { ChatHistory } from '../../../src/history/chat-history.ts';
+import { fromInterfacePath, toInterfacePath } from '../../../src/history/interface-path.ts';
+import { createLogger } from '../../../src/logging.ts';
+import { describeEachDialect, freshDatabase, type TestDatabase } from '../../helpers/dialects.ts';
 
 /** Rows as the older layout held them: [chat_id, interface, thread_id, sender_name, sender_id, message_text, timestamp]. */
 type LegacyRow = [string | number, string, string | number | null, string | null, string | null, string, string | number];

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigStore } from '../../src/config/store.ts';
-import { createLogger } from '../../src/logging.ts';
-import { followSecrets, REDACTED } from '../../src/logging-redact.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { ConfigStore } from '../src/config/store.ts';
+import { createLogger } from '../src/logging.ts';
+import { followSecrets, REDACTED } from '../src/logging-redact.ts';
+import { createTestServices, type TestServices } from './helpers/services.ts';
 
 /** A stream that keeps each JSON line written to it. */
 function lineSink() {

@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 import { buildApp, type App } from '../../src/app.ts';
 import { createLogger } from '../../src/logging.ts';
 import { ensureWebuiBuilt } from '../../src/system/webui-build.ts';
-import { createTestServices, type TestServiceOptions, type TestServices } from '../helpers/services.ts';
+import { createTestServices, type TestServiceOptions, type TestServices } from './services.ts';
 
 export const CHROMIUM_ARGS = [
   '--headless=new',

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
-import { shippedRoots } from '../helpers/component-roots.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
-import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { ENGINE_ERROR_NOTICE } from '../../../src/chain/message-chain.ts';
+import { shippedRoots } from '../../helpers/component-roots.ts';
+import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/openai-server.ts';
+import { createTestServices, type TestServices } from '../../helpers/services.ts';
 
 describe('the openai Cortex engine against an OpenAI-compatible server', () => {
   let fake: FakeOpenAi;

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
-import { SAVE_PROCEDURE } from '../../src/db/repositories/chat-history-repository-mysql.ts';
-import { ChatHistoryRepository } from '../../src/db/repositories/chat-history-repository.ts';
-import { ChatHistory } from '../../src/history/chat-history.ts';
-import type { DialectName } from '../../src/db/schema.ts';
-import { createLogger } from '../../src/logging.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/dialect.ts';
+import { SAVE_PROCEDURE } from '../../../src/db/repositories/chat-history-repository-mysql.ts';
+import { ChatHistoryRepository } from '../../../src/db/repositories/chat-history-repository.ts';
+import { ChatHistory } from '../../../src/history/chat-history.ts';
+import type { DialectName } from '../../../src/db/schema.ts';
+import { createLogger } from '../../../src/logging.ts';
+import { describeEachDialect, freshDatabase, type TestDatabase } from '../../helpers/dialects.ts';
 
 /** `fast`: the production wiring (SQLite prepared statements, the MySQL save procedure); else Kysely only. */
 function contract(dialect: DialectName, fast: boolean) {
