@@ -5,7 +5,7 @@ import type { BodyServer } from './body/body-server.ts';
 import { startAvatarFiles, type AvatarFiles } from './body/avatar-files.ts';
 import { startBodyService } from './body/body-service.ts';
 import { PromoteRequestSchema, promoteUpload } from './body/upload-promotion.ts';
-import { createAssistant, type Assistant } from './chain/assistant.ts';
+import { createAssistant, type MessagingServices } from './chain/assistant.ts';
 import { connectWebChat } from './chat/web-chat-interface.ts';
 import type { ComponentRoots } from './components/discovery.ts';
 import type { ConfigStore } from './config/store.ts';
@@ -42,8 +42,12 @@ export interface Paths {
   skins: string;
 }
 
-/** The process-wide singletons every route and component receives. */
-export interface Services {
+/**
+ * The process-wide singletons every route and component receives. The component registry, the delivery
+ * path, the chain, the Cortex selection, integrations, the web chat and the compat bridge are services of
+ * their own (`MessagingServices`).
+ */
+export interface Services extends MessagingServices {
   config: ConfigStore;
   database: DatabaseHandle;
   logger: Logger;
@@ -62,8 +66,6 @@ export interface Services {
   avatarFiles: AvatarFiles;
   /** Chat history, the web session, chat archives, session metadata, the diary. */
   history: HistoryServices;
-  /** Components, the Cortex engines, the message chain and integrations. */
-  assistant: Assistant;
   /** Speech: Auris (speech-to-text), Vox (text-to-speech with lip-sync), Live (streaming voice). */
   audio: AudioServices;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
@@ -132,7 +134,11 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
   disposers.push(bodyService.stop);
   const avatarFiles = await startAvatarFiles({ body: bodyService.body, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   disposers.push(avatarFiles.stop);
-  const assistant = createAssistant({
+  const {
+    start: startAssistant,
+    stop: stopAssistant,
+    ...messaging
+  } = createAssistant({
     config,
     logger,
     database,
@@ -143,11 +149,11 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
   });
-  disposers.push(assistant.stop);
-  await assistant.start();
-  const audio = await startAudio({ config, logger, cwd, body: bodyService.body, assistant });
+  disposers.push(stopAssistant);
+  await startAssistant();
+  const audio = await startAudio({ config, logger, cwd, body: bodyService.body, messaging });
   disposers.push(audio.stop);
-  disposers.push(connectWebChat({ components: assistant.components, webChat: assistant.webChat, outlets: audio.vox.outlets, archives: history.archives }));
+  disposers.push(connectWebChat({ components: messaging.components, webChat: messaging.webChat, outlets: audio.vox.outlets, archives: history.archives }));
   return {
     config,
     database,
@@ -167,7 +173,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     body: bodyService.body,
     avatarFiles,
     history,
-    assistant,
+    ...messaging,
     audio,
     disposers,
   };

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BodyServer } from '../body/body-server.ts';
-import type { Assistant } from '../chain/assistant.ts';
+import type { MessagingServices } from '../chain/assistant.ts';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import { AurisPlugin } from './auris/auris-plugin.ts';
@@ -40,7 +40,7 @@ export interface AudioOptions {
   cwd: string;
   /** Absent in unit tests that exercise the pipeline alone. */
   body?: BodyServer;
-  assistant?: Assistant;
+  messaging?: MessagingServices;
 }
 
 const BUILT_IN = new Set([LOCAL_VOX_ENGINE, HTTP_VOX_ENGINE, LOCAL_AURIS_ENGINE, VOSK_ALIAS, POCKETSPHINX_ENGINE, VAD_LIVE_ENGINE]);
@@ -83,9 +83,9 @@ export async function startAudio(options: AudioOptions): Promise<AudioServices> 
   config.on('change', onChange);
   syncEndpoints();
 
-  const disconnect = options.assistant
+  const disconnect = options.messaging
     ? await connectChain({
-        assistant: options.assistant,
+        messaging: options.messaging,
         config,
         logger,
         vox,

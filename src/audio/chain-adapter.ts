@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { Assistant } from '../chain/assistant.ts';
+import type { MessagingServices } from '../chain/assistant.ts';
 import type { SpeechHook } from '../chain/speech.ts';
 import {
   definePlugin,
@@ -27,18 +27,18 @@ import type { VoxPlugin } from './vox/vox-plugin.ts';
 /**
  * The audio subsystem's only contact with the message chain and the components (src/chain,
  * src/components). It relies on exactly these:
- * - `assistant.speech.register(hook)`: the chain's tts_speak hook (`__merged_text` arrives as mergedText;
+ * - `messaging.speech.register(hook)`: the chain's tts_speak hook (`__merged_text` arrives as mergedText;
  *   on status `error` the chain itself sends the text through the message action and saves it);
- * - `assistant.chain.submit(message)`: live finals enter the chain like any message;
- * - `assistant.delivery`: audio and fallback text reach an interface through its own
+ * - `messaging.chain.submit(message)`: live finals enter the chain like any message;
+ * - `messaging.delivery`: audio and fallback text reach an interface through its own
  *   `send_media_<id>` or `message_<id>` action, validated like every other delivery;
- * - `assistant.components.loadAll([...], [])` after start: adds the built-in `live` interface (once
+ * - `messaging.components.loadAll([...], [])` after start: adds the built-in `live` interface (once
  *   LIVE_CORTEX is enabled) and the `auris` plugin with `stt_transcribe` (once ACTIVE_AURIS_ENGINE is);
- * - `assistant.components.active('cortex')`: cortex engines of kind `live` that implement the Live
+ * - `messaging.components.active('cortex')`: cortex engines of kind `live` that implement the Live
  *   contract are offered as Live engines.
  */
 export async function connectChain(options: {
-  assistant: Assistant;
+  messaging: MessagingServices;
   config: ConfigStore;
   logger: Logger;
   vox: VoxPlugin;
@@ -48,7 +48,7 @@ export async function connectChain(options: {
   /** Folders stt_transcribe may read. */
   audioRoots: string[];
 }): Promise<() => void> {
-  const { assistant, config, vox, live } = options;
+  const { messaging, config, vox, live } = options;
   const hook: SpeechHook = {
     async speak(request) {
       const result = await vox.speak({ ...request, textFallback: 'caller' });
@@ -59,7 +59,7 @@ export async function connectChain(options: {
   };
   let unregister: (() => void) | undefined;
   const followVox = () => {
-    if (vox.enabled && !unregister) unregister = assistant.speech.register(hook);
+    if (vox.enabled && !unregister) unregister = messaging.speech.register(hook);
     if (!vox.enabled && unregister) {
       unregister();
       unregister = undefined;
@@ -71,7 +71,7 @@ export async function connectChain(options: {
   const loadOnce = async (name: string, enabled: boolean, definition: () => ComponentDefinition) => {
     if (!enabled || loaded.has(name)) return;
     loaded.add(name);
-    await assistant.components.loadAll([definition()], []);
+    await messaging.components.loadAll([definition()], []);
   };
   const followComponents = () =>
     Promise.all([
@@ -86,10 +86,10 @@ export async function connectChain(options: {
   config.on('change', onChange);
   followVox();
 
-  vox.outlets.setFallback(componentOutlet(assistant, options.logger));
+  vox.outlets.setFallback(componentOutlet(messaging, options.logger));
   live.conversation = {
     submit: async (sessionId, text) => {
-      await assistant.chain.submit({
+      await messaging.chain.submit({
         interfaceId: LIVE_INTERFACE,
         interfacePath: livePath(sessionId),
         text,
@@ -100,7 +100,7 @@ export async function connectChain(options: {
     },
   };
   await followComponents();
-  const liveCortex = registerLiveCortexEngines(assistant, options.liveEngines);
+  const liveCortex = registerLiveCortexEngines(messaging, options.liveEngines);
   return () => {
     config.off('change', onChange);
     unregister?.();
@@ -111,13 +111,13 @@ export async function connectChain(options: {
 }
 
 /** Audio and text to a conversation through its interface's own actions, by the one delivery path. */
-function componentOutlet(assistant: Assistant, logger: Logger): SpeechOutlet {
+function componentOutlet(messaging: MessagingServices, logger: Logger): SpeechOutlet {
   const run = async (interfacePath: string, candidates: Action[]): Promise<boolean> => {
     const interfaceId = interfacePath.split('/')[0] ?? '';
     const origin: ActionOrigin = { interfaceId, interfacePath, messageId: `vox-${randomUUID()}`, senderId: 'self', metadata: {} };
     // The interface's richest action that takes this payload: its media action, else its message action.
-    const action = candidates.find((candidate) => assistant.delivery.accepts(candidate));
-    const result = action ? await assistant.delivery.deliver(origin, action) : undefined;
+    const action = candidates.find((candidate) => messaging.delivery.accepts(candidate));
+    const result = action ? await messaging.delivery.deliver(origin, action) : undefined;
     if (result?.delivered) return true;
     logger.debug({ interface_path: interfacePath, reason: result?.reason }, 'no interface action can take this speech');
     return false;
@@ -207,9 +207,9 @@ async function isInside(path: string, roots: string[]): Promise<boolean> {
 }
 
 /** A live-kind cortex engine whose instance implements the Live contract becomes a Live engine. */
-function registerLiveCortexEngines(assistant: Assistant, engines: EngineRegistry<LiveEngine>): string[] {
+function registerLiveCortexEngines(messaging: MessagingServices, engines: EngineRegistry<LiveEngine>): string[] {
   const names: string[] = [];
-  for (const entry of assistant.components.active('cortex')) {
+  for (const entry of messaging.components.active('cortex')) {
     const definition = entry.definition as CortexDefinition | undefined;
     const instance = entry.instance as Partial<LiveEngine> | undefined;
     if (definition?.engineKind !== 'live' || typeof instance?.openSession !== 'function' || engines.resolve(entry.name)) continue;

@@ -35,7 +35,10 @@ export interface AssistantOptions {
   diary: DiaryRepository;
 }
 
-/** The assistant's brain and limbs: components, the Cortex selection, the message chain and integrations. */
+/**
+ * The assistant's brain and limbs: components, the Cortex selection, the message chain and integrations.
+ * Everything but `start` and `stop` is a service of its own (`MessagingServices`), reached by its name.
+ */
 export interface Assistant {
   components: ComponentRegistry;
   /** The one path from the host to a component's actions. */
@@ -49,11 +52,11 @@ export interface Assistant {
   compat: CompatBridge;
   /** Where the audio subsystem registers its tts_speak hook. */
   speech: SpeechSlot;
-  /** Whether this run discovered the dev folders (the flag as it was at start). */
-  devLoaded: boolean;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
+
+export type MessagingServices = Omit<Assistant, 'start' | 'stop'>;
 
 /** The body as components may move it, and nothing else of the body-state server. */
 function bodyPort(body: BodyServer): BodyPort {
@@ -101,7 +104,6 @@ export function createAssistant(options: AssistantOptions): Assistant {
     webChat,
     compat,
     speech,
-    devLoaded,
     async start() {
       await components.loadAll([integrationInterface], await discoverComponents(roots, devLoaded));
     },

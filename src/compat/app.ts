@@ -42,7 +42,7 @@ export async function buildCompatApp(services: Services): Promise<FastifyInstanc
   // Streams in progress would hold the listener open until the model finished: they end with their final
   // chunk. Then the connections go too: a client that left one open would hold the close until the header timeout.
   app.addHook('preClose', async () => {
-    await services.assistant.compat.cancelAll();
+    await services.compat.cancelAll();
     app.server.closeAllConnections();
   });
 

@@ -15,7 +15,7 @@ export const bodySocketRoutes: FastifyPluginAsync<{ services: Services }> = asyn
       services.gate,
       logger.child({ socket: 'webui' }),
       webChatSockets({
-        host: services.assistant,
+        host: services,
         sessions: services.history.sessions,
         history: services.history.chat,
         logger: logger.child({ socket: 'webui', component: 'web_chat' }),

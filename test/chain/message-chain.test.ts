@@ -14,7 +14,7 @@ describe('message chain', () => {
   let test: TestServices;
   const start = async (environment: Record<string, string> = {}) => {
     test = await createTestServices({ componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted', ...environment } });
-    return test.services.assistant.chain;
+    return test.services.chain;
   };
   const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({
     interfaceId: 'echo',
@@ -156,7 +156,7 @@ describe('message chain', () => {
   it('merges tts_speak with the message into one captioned speech and suppresses the duplicate text', async () => {
     const chain = await start();
     const spoken: SpeechRequest[] = [];
-    test.services.assistant.speech.register({
+    test.services.speech.register({
       speak: async (request) => {
         spoken.push(request);
         return { status: 'success' };
@@ -188,7 +188,7 @@ describe('message chain', () => {
     );
     await answered(chain.submit(message('speak')));
     expect(texts()).toEqual(['Caption']);
-    test.services.assistant.speech.register({ speak: async () => ({ status: 'error' }) });
+    test.services.speech.register({ speak: async () => ({ status: 'error' }) });
     record.script.push(JSON.stringify({ actions: [{ type: 'tts_speak', payload: { text: 'Only spoken' } }] }));
     await answered(chain.submit(message('speak again')));
     expect(texts()).toEqual(['Caption', 'Only spoken']);
@@ -257,10 +257,10 @@ describe('attention and operators', () => {
 
   const setup = async (environment: Record<string, string> = {}) => {
     test = await createTestServices({ componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted', ...environment } });
-    return test.services.assistant.chain;
+    return test.services.chain;
   };
   const say = (text: string, extra: Partial<IncomingMessageInput> = {}) =>
-    test.services.assistant.chain.submit({ interfaceId: 'echo', interfacePath: 'echo/group', text, senderId: 'u1', ...extra });
+    test.services.chain.submit({ interfaceId: 'echo', interfacePath: 'echo/group', text, senderId: 'u1', ...extra });
 
   it('sleeps on /sleep (answering only mentions and replies) and wakes on /wake or /awake', async () => {
     await setup();
@@ -280,24 +280,24 @@ describe('attention and operators', () => {
     if (awake.status === 'queued') await awake.done;
     await say('/status@anima_bot');
     expect(texts().at(-1)).toContain('awake');
-    expect(test.services.assistant.chain.attention.isAsleep('echo/other')).toBe(false);
+    expect(test.services.chain.attention.isAsleep('echo/other')).toBe(false);
   });
 
   it('understands the configured sleep and wake phrases', async () => {
     await setup({ CHAT_SLEEP_COMMANDS: 'go to bed, shush', CHAT_WAKE_COMMANDS: 'rise and shine' });
     expect(await say('Go to bed!')).toMatchObject({ status: 'command', command: 'sleep' });
-    expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(true);
+    expect(test.services.chain.attention.isAsleep('echo/group')).toBe(true);
     expect(await say('rise and shine')).toMatchObject({ status: 'command', command: 'wake' });
-    expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(false);
+    expect(test.services.chain.attention.isAsleep('echo/group')).toBe(false);
   });
 
   it('lets only TRAINER_IDS change the attention once operators are named', async () => {
     await setup({ TRAINER_IDS: 'echo:boss' });
     await say('/sleep', { senderId: 'u1' });
-    expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(false);
+    expect(test.services.chain.attention.isAsleep('echo/group')).toBe(false);
     expect(texts().at(-1)).toContain('Only an operator');
     await say('/sleep', { senderId: 'boss' });
-    expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(true);
+    expect(test.services.chain.attention.isAsleep('echo/group')).toBe(true);
   });
 
   it('does not count attention commands against the limit, but refuses every message of a sender over it before reading it', async () => {
@@ -309,7 +309,7 @@ describe('attention and operators', () => {
       await queued.done;
     }
     expect(await say('/sleep')).toMatchObject({ status: 'rate_limited' });
-    expect(test.services.assistant.chain.attention.isAsleep('echo/group')).toBe(false);
+    expect(test.services.chain.attention.isAsleep('echo/group')).toBe(false);
     // The longest text a message may carry, and one the old command check took seconds over.
     expect(await say(`a${' '.repeat(99_998)}b`)).toMatchObject({ status: 'rate_limited' });
   });

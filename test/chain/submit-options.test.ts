@@ -9,7 +9,7 @@ describe('message chain: options of interfaces that answer live', () => {
   let test: TestServices;
   const start = async () => {
     test = await createTestServices({ componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted' } });
-    return test.services.assistant.chain;
+    return test.services.chain;
   };
   const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({
     interfaceId: 'echo',

@@ -149,7 +149,7 @@ describe('the compat port with the official ollama client', () => {
     expect(unknown).toMatchObject({ model: 'llama3.2:1b', message: { content: 'From the default.' } });
     const manual = client.chat({ model: 'anima/manual', messages: [{ role: 'user', content: 'who answers?' }] });
     let pending: Array<{ id: string }> = [];
-    const manualEngine = harness.test.services.assistant.components.engine('manual') as unknown as {
+    const manualEngine = harness.test.services.components.engine('manual') as unknown as {
       routes: Array<{ path: string; handle(input: unknown): { body: { pending: Array<{ id: string }> } } }>;
     };
     while (pending.length === 0) {

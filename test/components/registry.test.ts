@@ -41,7 +41,7 @@ describe('component registry', () => {
 
   it('boots although components throw while loading or starting, and reports them FAILED with the reason', async () => {
     test = await createTestServices({ componentRoots: fixtureRoots });
-    const { components } = test.services.assistant;
+    const { components } = test.services;
     expect(components.find('broken-load')).toMatchObject({ status: 'FAILED', reason: expect.stringContaining('Failed to load: this module is broken') });
     expect(components.find('broken-start')).toMatchObject({ status: 'FAILED', reason: 'Failed to start: cannot reach the moon' });
     expect(components.find('not-a-component')).toMatchObject({
@@ -54,7 +54,7 @@ describe('component registry', () => {
 
   it('gates on AND variables and OR groups, registering no actions', async () => {
     test = await createTestServices({ componentRoots: fixtureRoots, environment: { MATRIX_USER_ID: '@anima:matrix.org' } });
-    const { components } = test.services.assistant;
+    const { components } = test.services;
     expect(components.find('gated-and')).toMatchObject({ status: 'FAILED', reason: 'Missing required configuration: REDDIT_CLIENT_ID, REDDIT_USERNAME' });
     expect(components.find('gated-or')).toMatchObject({ status: 'FAILED', reason: 'Missing required configuration: MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN' });
     expect(components.actions().has('message_gated_and')).toBe(false);
@@ -67,12 +67,12 @@ describe('component registry', () => {
       componentRoots: fixtureRoots,
       environment: { MATRIX_USER_ID: 'u', MATRIX_PASSWORD: '  ', MATRIX_ACCESS_TOKEN: 'token' },
     });
-    expect(test.services.assistant.components.find('gated-or')?.status).toBe('loaded');
+    expect(test.services.components.find('gated-or')?.status).toBe('loaded');
   });
 
   it('hot-loads a gated interface once its variables are set through the configuration', async () => {
     test = await createTestServices({ componentRoots: fixtureRoots });
-    const { components } = test.services.assistant;
+    const { components } = test.services;
     await test.services.config.set('REDDIT_CLIENT_ID', 'id');
     await new Promise((resolve) => setImmediate(resolve));
     expect(components.find('gated-and')).toMatchObject({ status: 'FAILED', reason: 'Missing required configuration: REDDIT_USERNAME' });
@@ -88,17 +88,17 @@ describe('component registry', () => {
     expect(record.events).toEqual(['start echo', 'start quiet', 'start recorder']);
     await closeServices(test.services);
     expect(record.events.slice(3)).toEqual(['stop recorder', 'stop quiet', 'stop echo']);
-    expect(test.services.assistant.components.find('echo')?.status).toBe('stopped');
+    expect(test.services.components.find('echo')?.status).toBe('stopped');
     test = { ...test, close: async () => undefined };
   });
 
   it('loads development components only when the flag was on at start, with the dev badge', async () => {
     test = await createTestServices({ componentRoots: fixtureRoots });
-    expect(test.services.assistant.components.find('devface')).toBeUndefined();
+    expect(test.services.components.find('devface')).toBeUndefined();
     await test.close();
     enableDevComponents(true);
     test = await createTestServices({ componentRoots: fixtureRoots });
-    expect(test.services.assistant.components.find('devface')).toMatchObject({ status: 'loaded', dev: true });
-    expect(test.services.assistant.components.find('devengine', 'cortex')).toMatchObject({ status: 'loaded', dev: true });
+    expect(test.services.components.find('devface')).toMatchObject({ status: 'loaded', dev: true });
+    expect(test.services.components.find('devengine', 'cortex')).toMatchObject({ status: 'loaded', dev: true });
   });
 });

@@ -31,7 +31,7 @@ describe('the worked example of docs/components.md', () => {
     await writeFile(join(folder, 'dice', 'index.ts'), code);
 
     harness = await createTestServices({ componentRoots: { plugins: folder } });
-    const { components, delivery } = harness.services.assistant;
+    const { components, delivery } = harness.services;
     expect(components.find('dice', 'plugin')).toMatchObject({ status: 'loaded', reason: null });
     expect([...components.actions().keys()]).toContain('roll_die');
 

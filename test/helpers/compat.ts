@@ -41,5 +41,5 @@ export async function startCompat(environment: Record<string, string> = {}): Pro
 
 /** Waits until the chain has nothing queued or in progress. */
 export async function settled(harness: CompatHarness): Promise<void> {
-  while (harness.test.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+  while (harness.test.services.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
 }

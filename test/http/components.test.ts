@@ -52,7 +52,7 @@ describe('components endpoints', () => {
     const response = await subject.app.inject({ method: 'POST', url: '/api/components/dev/toggle', payload: { enabled: true } });
     expect(response.json()).toMatchObject({ status: 'ok', enabled: true, message: expect.stringContaining('restart is required') });
     expect(areDevComponentsEnabled()).toBe(true);
-    expect(subject.harness.services.assistant.components.find('devface')).toBeUndefined();
+    expect(subject.harness.services.components.find('devface')).toBeUndefined();
     expect((await subject.app.inject({ method: 'GET', url: '/api/components' })).json().dev_components_enabled).toBe(true);
     expect((await subject.app.inject({ method: 'POST', url: '/api/components/dev/toggle', payload: {} })).statusCode).toBe(400);
   });
@@ -61,7 +61,7 @@ describe('components endpoints', () => {
     await open(shippedRoots);
     const switched = await subject.app.inject({ method: 'POST', url: '/api/components/cortex', payload: { name: 'manual' } });
     expect(switched.json()).toEqual({ status: 'ok', active: 'manual' });
-    expect(subject.harness.services.assistant.cortex.name).toBe('manual');
+    expect(subject.harness.services.cortex.name).toBe('manual');
     const unknown = await subject.app.inject({ method: 'POST', url: '/api/components/cortex', payload: { name: 'skynet' } });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error.code).toBe('unknown_engine');

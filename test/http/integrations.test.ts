@@ -14,7 +14,7 @@ describe('integrations', () => {
   const subject = useTestApp({ startInTest: true, componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted' } });
   const open = (options: TestServiceOptions = {}) => subject.start(options);
   const settled = async () => {
-    while (subject.harness.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (subject.harness.services.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
   };
   const post = (payload: unknown) => subject.app.inject({ method: 'POST', url: '/api/integrations/messages', payload: payload as object });
   const outbox = async (source: string) => (await subject.app.inject({ method: 'GET', url: `/api/integrations/outbox?source=${source}` })).json();
@@ -234,7 +234,7 @@ describe('shipped plugins and the manual engine', () => {
     expect((await subject.app.inject({ method: 'POST', url: '/api/cortex/manual/answer', payload: { id: pending[0]?.id, text: 'again' } })).statusCode).toBe(
       404,
     );
-    while (subject.harness.services.assistant.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (subject.harness.services.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 2));
     const messages = (await subject.app.inject({ method: 'GET', url: '/api/integrations/outbox?source=desk' })).json().messages;
     expect(messages.map((message: { payload: { text: string } }) => message.payload.text)).toEqual(['Tea time.']);
     const diary = await subject.harness.services.history.diary.list({ limit: 10 });

@@ -243,7 +243,7 @@ describe('temporary animation uploads', () => {
   describe("the promote_upload action (plugins/uploads, delivered like a model's action)", () => {
     const origin = (senderId: string) => ({ interfaceId: 'telegram_bot', interfacePath: 'telegram_bot/1', messageId: 'm1', senderId, metadata: {} });
     const promote = (payload: Record<string, unknown>, senderId = 'operator') =>
-      subject.harness.services.assistant.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
+      subject.harness.services.delivery.deliver(origin(senderId), { type: 'promote_upload', payload });
 
     it('follows the same rules: refused while disabled, a clash unless overwrite, and only for an operator', async () => {
       await start({ TRAINER_IDS: 'telegram_bot:operator' }, { plugins: shippedRoots.plugins });

@@ -43,7 +43,7 @@ describe('web chat over WS /ws', () => {
 
   const send = (window: OpenedSocket, message: object) => window.socket.send(JSON.stringify(message));
   const settled = async () => {
-    while (subject.harness.services.assistant.chain.pending > 0) await delay(2);
+    while (subject.harness.services.chain.pending > 0) await delay(2);
   };
 
   beforeAll(async () => {

@@ -78,7 +78,7 @@ export async function ollamaChatRoutes(app: FastifyInstance, { services }: { ser
       services,
       body.messages.map((message) => ({ role: message.role, content: message.content })),
     );
-    return answer(reply, compatBridge(services.assistant), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: chatFrames });
+    return answer(reply, compatBridge(services), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: chatFrames });
   });
 
   app.post('/api/generate', async (request, reply) => {
@@ -88,6 +88,6 @@ export async function ollamaChatRoutes(app: FastifyInstance, { services }: { ser
     if (body.prompt.trim() === '') return generateLoaded(model, loadReason(body.keep_alive));
     const turns = [...(body.system === undefined ? [] : [{ role: 'system', content: body.system }]), { role: 'user', content: body.prompt }];
     const question = turnsOf(request, services, turns);
-    return answer(reply, compatBridge(services.assistant), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: generateFrames });
+    return answer(reply, compatBridge(services), { ...question, engine: chosen.engine }, { model, stream: body.stream, frames: generateFrames });
   });
 }

@@ -53,7 +53,7 @@ export async function openAiChatRoutes(app: FastifyInstance, { services }: { ser
     const split = splitConversation(turns, services.config.get('COMPAT_MAX_HISTORY'));
     if (!split) throw badRequest('invalid request: the messages need a user message with text');
     const question: Question = { conversation: conversationOf(request, turns), text: split.text, history: split.history, engine: chosen.engine };
-    const bridge = compatBridge(services.assistant);
+    const bridge = compatBridge(services);
     if (body.stream === true) return streamAnswer(reply, bridge, question, { model, includeUsage: body.stream_options?.include_usage === true });
     const result = await bridge.ask({ ...question, streaming: false, signal: clientGone(reply) });
     return completion(completionIdentity(model), result);

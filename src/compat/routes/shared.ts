@@ -17,10 +17,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
 
 export function catalogue(services: Services): CompatModel[] {
   const { config } = services;
-  return compatModels(
-    { model: config.get('COMPAT_DEFAULT_MODEL'), display: config.get('COMPAT_DEFAULT_MODEL_DISPLAY') },
-    chatEngines(services.assistant.components),
-  );
+  return compatModels({ model: config.get('COMPAT_DEFAULT_MODEL'), display: config.get('COMPAT_DEFAULT_MODEL_DISPLAY') }, chatEngines(services.components));
 }
 
 /** The conversation of a request: the X-Anima-Conversation header, else the hash of its opening. */

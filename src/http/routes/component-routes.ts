@@ -9,7 +9,7 @@ import type { Services } from '../../services.ts';
  * component is not loaded they answer 503.
  */
 export const componentProvidedRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  for (const entry of services.assistant.components.list()) {
+  for (const entry of services.components.list()) {
     for (const route of entry.instance?.routes ?? []) {
       app.route({
         method: route.method,

@@ -11,7 +11,7 @@ const NameSchema = z.object({ name: z.string().min(1).max(128) });
 const ToggleSchema = z.object({ enabled: z.boolean() });
 
 export const componentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const { components, cortex } = services.assistant;
+  const { components, cortex } = services;
 
   app.get(
     '/api/components',

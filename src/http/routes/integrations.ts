@@ -8,7 +8,7 @@ const SourceQuery = z.object({ source: IntegrationMessageSchema.shape.source });
 const StoredQuery = SourceQuery.extend({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
 export const integrationRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
-  const { integrations } = services.assistant;
+  const { integrations } = services;
 
   app.post(
     '/api/integrations/messages',

@@ -25,7 +25,7 @@ describe('the openai Cortex engine against an OpenAI-compatible server', () => {
   };
   /** Sends a chat as the integration `tester` and returns what its outbox received. */
   const ask = async (text: string) => {
-    const { integrations } = test.services.assistant;
+    const { integrations } = test.services;
     const { chain } = await integrations.ingest({ source: 'tester', type: 'chat', payload: { text }, metadata: {} });
     if (chain?.status !== 'queued') throw new Error(`not queued: ${chain?.status}`);
     const outcome = await chain.done;
