@@ -55,6 +55,9 @@ describe('web UI: animation playback driven by the server', () => {
   const post = (url: string, payload: object) => server.app.inject({ method: 'POST', url, payload, remoteAddress: '127.0.0.1' });
 
   it('shows a state change in two pages at once and fires app_animation_state_updated', async () => {
+    // Without a message in the chain a watchdog tick right after the request would end `write` before the
+    // pages load its clip; pretend one is.
+    server.test.services.body.registerWatchdogProbe('write', () => true);
     const [first, second] = await Promise.all([openPage(), openPage()]);
     const response = await post('/api/animation_state', { state: 'write' });
     expect(response.json()).toMatchObject({ accepted: true, state: 'write' });
