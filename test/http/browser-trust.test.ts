@@ -78,6 +78,16 @@ describe('loopback trust is for this machine, not for every website in its brows
   });
 
   describe('Origin on the web port', () => {
+    /** An animation upload as a form would post it, with the page's session token in its headers. */
+    const waveUpload = async () =>
+      multipart(
+        [
+          { name: 'state', value: 'idle' },
+          { name: 'file', filename: 'Wave.fbx', value: await readFile(ASCII_FBX_FILE) },
+        ],
+        subject.harness.services,
+      );
+
     it('refuses a WebSocket from a foreign origin at the upgrade: it receives nothing', async () => {
       await start();
       for (const path of ['/ws', '/api/body/ws']) {
@@ -101,14 +111,7 @@ describe('loopback trust is for this machine, not for every website in its brows
 
     it('refuses a cross-site multipart upload and stores nothing', async () => {
       await start();
-      const fbx = await readFile(ASCII_FBX_FILE);
-      const form = multipart(
-        [
-          { name: 'state', value: 'idle' },
-          { name: 'file', filename: 'Wave.fbx', value: fbx },
-        ],
-        subject.harness.services,
-      );
+      const form = await waveUpload();
       const { authorization: _token, ...formHeaders } = form.headers;
       const browsers: Array<Record<string, string>> = [{ origin: EVIL }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }];
       for (const browser of browsers) {
@@ -122,14 +125,7 @@ describe('loopback trust is for this machine, not for every website in its brows
 
     it("never trusts a form post by address alone: without a token it is 401, with the page's token it is stored", async () => {
       await start();
-      const fbx = await readFile(ASCII_FBX_FILE);
-      const form = multipart(
-        [
-          { name: 'state', value: 'idle' },
-          { name: 'file', filename: 'Wave.fbx', value: fbx },
-        ],
-        subject.harness.services,
-      );
+      const form = await waveUpload();
       const { authorization, ...formHeaders } = form.headers;
       const bare = await onWeb({ method: 'POST', path: '/api/animations/upload', headers: formHeaders, body: form.payload });
       expect([bare.status, errorCode(bare.body)]).toEqual([401, 'unauthorized']);
