@@ -6,6 +6,12 @@ import { findVariable, variables, type ConfigValues, type VariableKey } from './
 export type ConfigSource = 'default' | 'env_file' | 'environment' | 'override';
 type LayerName = Exclude<ConfigSource, 'default'>;
 
+/**
+ * The longest value saved through the API: every variable fits with room to spare, and the database
+ * column (MySQL TEXT, 65,535 bytes) always takes it, so an oversize value is a 400, never a driver error.
+ */
+export const MAX_SAVED_VALUE_BYTES = 16_384;
+
 /** Later layers win. */
 const LAYER_ORDER: readonly LayerName[] = ['override', 'environment', 'env_file'];
 
@@ -193,6 +199,7 @@ export class ConfigStore extends EventEmitter<{ change: [ConfigChange] }> {
       throw new InvalidValueError(canonical, `${canonical} is read from the environment or .env only; it cannot be saved through the API`);
     }
     if (raw !== null) {
+      if (Buffer.byteLength(raw) > MAX_SAVED_VALUE_BYTES) throw new InvalidValueError(canonical, `${canonical} is longer than ${MAX_SAVED_VALUE_BYTES} bytes`);
       const result = found.definition.schema.safeParse(raw);
       if (!result.success) throw new InvalidValueError(canonical, result.error.issues);
     }

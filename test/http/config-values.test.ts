@@ -2,6 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_SAVED_VALUE_BYTES } from '../../src/config/store.ts';
+import { describeEachDialect } from '../helpers/dialects.ts';
 import { createTestServices, useTestApp } from '../helpers/services.ts';
 
 interface Entry {
@@ -77,7 +79,7 @@ describe('POST /api/config: deeply nested values', () => {
   });
 
   it('answers 400 for JSON text nested too deep inside an accepted shape', async () => {
-    const response = await post(test, 'AURIS_ENGINE_SETTINGS', `{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+    const response = await post(test, 'AURIS_ENGINE_SETTINGS', `{"a":${'['.repeat(5_000)}${']'.repeat(5_000)}}`);
     expect(response.statusCode).toBe(400);
     expect(response.json().error.details).toEqual([expect.objectContaining({ message: expect.stringContaining('nested deeper') })]);
     expect(test.harness.services.config.sourceOf('AURIS_ENGINE_SETTINGS')).toBe('default');
@@ -180,5 +182,19 @@ describe('GET /api/config: saved entries not in use', () => {
     const reset = await app.inject({ method: 'POST', url: '/api/config', payload: { key: 'CHAT_HISTORY', value: null } });
     expect(reset.json().entry).not.toHaveProperty('ignored');
     expect(await subject.harness.services.database.db.selectFrom('config_entries').selectAll().execute()).toEqual([]);
+  });
+});
+
+describeEachDialect('POST /api/config: an oversize value', (dialect) => {
+  const test = useTestApp({ dialect });
+
+  it('answers 400 and stores nothing for a 500 KB value, where the database column would have refused it', async () => {
+    const big = await post(test, 'PERSONA_LOCATION', 'x'.repeat(500_000));
+    expect(big.statusCode).toBe(400);
+    expect(big.json().error.message).toContain(`longer than ${MAX_SAVED_VALUE_BYTES} bytes`);
+    const wide = await post(test, 'PERSONA_LOCATION', 'é'.repeat(MAX_SAVED_VALUE_BYTES / 2 + 1));
+    expect(wide.statusCode).toBe(400);
+    expect((await entries(test)).get('PERSONA_LOCATION')?.source).toBe('default');
+    expect((await post(test, 'PERSONA_LOCATION', 'é'.repeat(MAX_SAVED_VALUE_BYTES / 2))).statusCode).toBe(200);
   });
 });
