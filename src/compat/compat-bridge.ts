@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { deliveredText, type ChainPort, type TokenUsage } from '../components/contract.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
@@ -90,7 +89,6 @@ export class CompatBridge {
           interfacePath: compatPath(input.conversation),
           text: input.text,
           senderId: COMPAT_SENDER,
-          messageId: randomUUID(),
           history: input.history,
         },
         {
