@@ -14,6 +14,7 @@ import {
   type ActionOrigin,
   type ComponentDefinition,
   type CortexDefinition,
+  type VoicePort,
 } from '../components/contract.ts';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
@@ -21,6 +22,7 @@ import type { AurisPlugin } from './auris/auris-plugin.ts';
 import type { EngineRegistry } from './engine-registry.ts';
 import type { LiveEngine } from './live/contract.ts';
 import { LIVE_INTERFACE, livePath, type LivePlugin } from './live/live-plugin.ts';
+import { encodeVoiceNote } from './voice-note.ts';
 import type { SpeechOutlet } from './vox/outlets.ts';
 import type { VoxPlugin } from './vox/vox-plugin.ts';
 
@@ -87,6 +89,7 @@ export async function connectChain(options: {
   followVox();
 
   vox.outlets.setFallback(componentOutlet(messaging, options.logger));
+  const unregisterVoice = messaging.voice.register(voicePort(vox, options.auris));
   live.conversation = {
     submit: async (sessionId, text) => {
       await messaging.chain.submit({
@@ -104,9 +107,28 @@ export async function connectChain(options: {
   return () => {
     config.off('change', onChange);
     unregister?.();
+    unregisterVoice();
     for (const name of liveCortex) options.liveEngines.unregister(name);
     live.conversation = undefined;
     vox.outlets.setFallback(undefined);
+  };
+}
+
+/** The components' `voice` service: Auris for voice messages in, Vox and a voice-note encoding for replies. */
+function voicePort(vox: VoxPlugin, auris: AurisPlugin): VoicePort {
+  return {
+    get canListen() {
+      return auris.enabled;
+    },
+    get canSpeak() {
+      return vox.enabled;
+    },
+    transcribe: (path, mimeType) => auris.transcribeAudio(path, mimeType),
+    speak: async (interfacePath, text) => {
+      const result = await vox.speak({ text, interfacePath });
+      return result.status === 'success' ? result.delivered === true : result.fallback_text === true;
+    },
+    voiceNote: (path) => encodeVoiceNote(path),
   };
 }
 

@@ -17,7 +17,7 @@ import { diaryPort, historyPort } from './history-adapter.ts';
 import { integrationInterface } from './integration-interface.ts';
 import { Integrations } from './integrations.ts';
 import { MessageChain } from './message-chain.ts';
-import { SpeechSlot } from './speech.ts';
+import { SpeechSlot, VoiceSlot } from './speech.ts';
 import { mayOperate } from './trainers.ts';
 
 export interface AssistantOptions {
@@ -52,6 +52,8 @@ export interface Assistant {
   compat: CompatBridge;
   /** Where the audio subsystem registers its tts_speak hook. */
   speech: SpeechSlot;
+  /** Where the audio subsystem plugs in the components' `voice` service. */
+  voice: VoiceSlot;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -72,6 +74,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
   const { config, logger, database, body } = options;
   const history = historyPort({ db: database.db, dialect: database.dialect, config, logger, ...(options.history ? { history: options.history } : {}) });
   const speech = new SpeechSlot();
+  const voice = new VoiceSlot();
   // Components are created only in start(), once every service below exists.
   const services = (): HostServices => ({
     chain: { submit: (message, submitOptions) => chain.submit(message, submitOptions) },
@@ -81,6 +84,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     uploads: options.uploads,
     webChat: { show: (interfacePath, text) => webChat.say(interfacePath, text) },
     compat: { cancelAll: () => compat.cancelAll() },
+    voice,
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
   const delivery = new Delivery({
@@ -104,6 +108,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     webChat,
     compat,
     speech,
+    voice,
     async start() {
       await components.loadAll([integrationInterface], await discoverComponents(roots, devLoaded));
     },

@@ -1,3 +1,5 @@
+import type { VoiceNote, VoicePort } from '../components/contract.ts';
+
 /** What the audio subsystem (Vox) answers to one tts_speak. */
 export interface SpeechResult {
   status: 'success' | 'skipped' | 'error';
@@ -31,5 +33,46 @@ export class SpeechSlot {
 
   get current(): SpeechHook | undefined {
     return this.hook;
+  }
+}
+
+/**
+ * The voice service components receive as `voice`: components start before the audio subsystem, which
+ * plugs its implementation in here; until then (or without audio) it can neither listen nor speak.
+ */
+export class VoiceSlot implements VoicePort {
+  private implementation: VoicePort | undefined;
+
+  /** Returns the function that unregisters it. */
+  register(implementation: VoicePort): () => void {
+    this.implementation = implementation;
+    return () => {
+      if (this.implementation === implementation) this.implementation = undefined;
+    };
+  }
+
+  get canListen(): boolean {
+    return this.implementation?.canListen ?? false;
+  }
+
+  get canSpeak(): boolean {
+    return this.implementation?.canSpeak ?? false;
+  }
+
+  transcribe(path: string, mimeType?: string): Promise<string> {
+    return this.required().transcribe(path, mimeType);
+  }
+
+  async speak(interfacePath: string, text: string): Promise<boolean> {
+    return (await this.implementation?.speak(interfacePath, text)) ?? false;
+  }
+
+  voiceNote(path: string): Promise<VoiceNote> {
+    return this.required().voiceNote(path);
+  }
+
+  private required(): VoicePort {
+    if (!this.implementation) throw new Error('Speech is not available in this process');
+    return this.implementation;
   }
 }

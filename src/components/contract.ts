@@ -113,6 +113,31 @@ export interface CompatPort {
   cancelAll(): Promise<void>;
 }
 
+/** A finished voice note: an audio file the interface uploads, removed by `dispose` once sent. */
+export interface VoiceNote {
+  path: string;
+  mimeType: string;
+  durationS: number;
+  dispose(): Promise<void>;
+}
+
+/** Voice on chat platforms: voice messages in (Auris), voice notes out (Vox, re-encoded for the platform). */
+export interface VoicePort {
+  /** Whether speech-to-text is on, so a voice message can be understood. */
+  readonly canListen: boolean;
+  /** Whether a voice engine is on, so a reply can be spoken. */
+  readonly canSpeak: boolean;
+  /** The words of a voice message (any audio ffmpeg reads); "" for silence; throws a clear Error when it cannot. */
+  transcribe(path: string, mimeType?: string): Promise<string>;
+  /**
+   * Speaks `text` into a conversation: the audio reaches the interface through its `send_media_<id>` action
+   * (else its message action, with the text). False when speech failed or nothing took it.
+   */
+  speak(interfacePath: string, text: string): Promise<boolean>;
+  /** Re-encodes audio (a Vox WAV) as an OGG/Opus voice note, the format Telegram and Matrix clients play. */
+  voiceNote(path: string): Promise<VoiceNote>;
+}
+
 /** Every service a component may name in `needs`. */
 export interface HostServices {
   chain: ChainPort;
@@ -122,6 +147,7 @@ export interface HostServices {
   uploads: UploadsPort;
   webChat: WebChatPort;
   compat: CompatPort;
+  voice: VoicePort;
 }
 export type ServiceName = keyof HostServices;
 

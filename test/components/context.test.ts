@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { definePlugin, type HostServices, type ServiceName } from '../../src/components/contract.ts';
 import { ComponentRegistry } from '../../src/components/registry.ts';
+import { VoiceSlot } from '../../src/chain/speech.ts';
 import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
 
@@ -18,6 +19,7 @@ function hostServices(used: string[]): HostServices {
     uploads: { promote: () => Promise.reject(new Error('not in this test')) },
     webChat: { show: () => true },
     compat: { cancelAll: () => Promise.resolve() },
+    voice: new VoiceSlot(),
   };
 }
 
