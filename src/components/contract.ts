@@ -5,6 +5,7 @@ import type { ActionOrigin, IncomingMessageInput, SubmitOptions, SubmitResult, T
 
 export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
 export { deliveredText, messageActionOf } from './messages.ts';
+export { splitMessage } from './split-message.ts';
 
 /**
  * The one contract of the three component kinds, and the only module of `src/` a component imports. A
