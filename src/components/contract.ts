@@ -167,6 +167,13 @@ export interface ConfigPort {
   onChange(keys: readonly string[], listener: (change: ConfigChangeEvent) => void): void;
 }
 
+/** How a component that holds a connection (a chat platform, a station) is doing, shown on the Components page. */
+export interface ConnectionReport {
+  state: 'connecting' | 'connected' | 'disconnected';
+  /** Why it is not connected (a refused token, a retry in 30 s), or who it is connected as. */
+  detail?: string;
+}
+
 /** What a component sees: configuration, its logger and the services it declared, nothing else. */
 export interface ComponentContext<N extends ServiceName = ServiceName> {
   name: string;
@@ -176,6 +183,8 @@ export interface ComponentContext<N extends ServiceName = ServiceName> {
   services: Pick<HostServices, N>;
   /** Work to do when the component stops (a timer, a connection); runs after its own `stop`. */
   onStop(dispose: () => void | Promise<void>): void;
+  /** Reports the state of its connection; the latest report is shown until it stops. */
+  reportConnection(report: ConnectionReport): void;
 }
 
 export interface ComponentInstance {

@@ -8,6 +8,7 @@ import type {
   ComponentInstance,
   ComponentKind,
   ConfigPort,
+  ConnectionReport,
   CortexInstance,
   HostServices,
   InterfaceDefinition,
@@ -30,6 +31,8 @@ export interface ComponentEntry {
   reason: string | null;
   /** The unmet OR groups while gated by configuration. */
   missing: string[][];
+  /** The latest connection report of a component that holds one, with when it came. */
+  connection: (ConnectionReport & { since: Date }) | null;
   /** What its context registered (configuration listeners, `onStop` work): released when it stops. */
   disposers: Array<() => void | Promise<void>>;
 }
@@ -143,6 +146,7 @@ export class ComponentRegistry {
       status: 'discovered',
       reason: null,
       missing: [],
+      connection: null,
       disposers: [],
     };
     if (this.find(name, kind)) {
@@ -200,6 +204,12 @@ export class ComponentRegistry {
       paths: this.options.paths,
       services,
       onStop: (dispose) => void entry.disposers.push(dispose),
+      reportConnection: (report) => {
+        // A connection closing after its component stopped has nothing left to report.
+        if (entry.status !== 'loaded' && entry.status !== 'discovered') return;
+        if (entry.connection?.state !== report.state) this.options.logger.info({ name: entry.name, ...report }, `${entry.name} ${report.state}`);
+        entry.connection = { ...report, since: new Date() };
+      },
     };
   }
 
@@ -221,6 +231,7 @@ export class ComponentRegistry {
 
   /** Runs what the component's context registered, newest first; one failing never stops the others. */
   private async release(entry: ComponentEntry): Promise<void> {
+    entry.connection = null;
     for (const dispose of entry.disposers.splice(0).reverse()) {
       try {
         await dispose();

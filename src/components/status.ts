@@ -25,6 +25,8 @@ export interface ComponentView {
   /** required_config_vars as declared: strings (AND) and arrays (OR groups). */
   required_config: Array<string | string[]>;
   missing_config: string[][];
+  /** The latest connection report of a component that holds one (a chat platform), else null. */
+  connection: { state: string; detail: string | null; since: string } | null;
 }
 
 function jsonSchema(schema: z.ZodType): unknown {
@@ -56,6 +58,7 @@ export function componentView(entry: ComponentEntry): ComponentView {
     actions: Object.entries(entry.instance?.actions ?? {}).map(([type, spec]) => actionView(type, spec)),
     required_config: (definition?.requiredConfig ?? []).map((item) => (typeof item === 'string' ? item : [...item])),
     missing_config: entry.missing,
+    connection: entry.connection && { state: entry.connection.state, detail: entry.connection.detail ?? null, since: entry.connection.since.toISOString() },
   };
 }
 

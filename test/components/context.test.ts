@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { definePlugin, type HostServices, type ServiceName } from '../../src/components/contract.ts';
-import { ComponentRegistry } from '../../src/components/registry.ts';
+import { type ComponentEntry, ComponentRegistry } from '../../src/components/registry.ts';
+import { componentView } from '../../src/components/status.ts';
 import { VoiceSlot } from '../../src/chain/speech.ts';
 import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
@@ -120,5 +121,29 @@ describe('a component context', () => {
     expect(components.find('unlucky')).toMatchObject({ status: 'FAILED', reason: 'Failed to start: no network' });
     // What is left is the registry's own listener (it loads gated components when their variables come).
     expect(config.listenerCount('change')).toBe(before + 1);
+  });
+
+  it('shows the latest connection report of a component that holds a connection, and none once it stopped', async () => {
+    let report: ((state: 'connecting' | 'connected' | 'disconnected', detail?: string) => void) | undefined;
+    const components = await start(
+      definePlugin({
+        name: 'linked',
+        create: (context) => {
+          report = (state, detail) => context.reportConnection(detail === undefined ? { state } : { state, detail });
+          report('connecting');
+          return {};
+        },
+      }),
+    );
+    const view = () => componentView(components.find('linked') as ComponentEntry).connection;
+    expect(view()).toMatchObject({ state: 'connecting', detail: null });
+    report?.('connected', 'as @anima_bot');
+    expect(view()).toEqual({ state: 'connected', detail: 'as @anima_bot', since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+
+    await components.stopAll();
+    registry = undefined;
+    expect(view()).toBeNull();
+    report?.('disconnected', 'socket closed');
+    expect(view()).toBeNull();
   });
 });

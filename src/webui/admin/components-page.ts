@@ -13,6 +13,7 @@ interface Component {
   description: string | null;
   runnable: boolean;
   active?: boolean;
+  connection: { state: 'connecting' | 'connected' | 'disconnected'; detail: string | null } | null;
 }
 
 interface Status {
@@ -35,7 +36,11 @@ function componentCard(component: Component, reload: () => Promise<void>): HTMLE
       h('span', { class: `badge ${component.status.toLowerCase()}` }, component.status),
       component.dev && h('span', { class: 'badge dev' }, 'in development'),
       component.active && h('span', { class: 'badge loaded' }, 'active'),
+      component.status === 'loaded' &&
+        component.connection &&
+        h('span', { class: `badge connection ${component.connection.state}`, 'data-connection': component.connection.state }, component.connection.state),
     ),
+    component.status === 'loaded' && component.connection?.detail && h('p', { class: 'muted connection-detail' }, component.connection.detail),
     component.description && h('p', { class: 'muted' }, component.description),
     failed && component.reason && h('p', { class: 'reason', role: 'note' }, component.reason),
     component.runnable &&
