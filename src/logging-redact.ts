@@ -1,5 +1,6 @@
 import { isSecretKey } from './config/define.ts';
-import { isSensitiveName, urlCredentials } from './config/mask.ts';
+import { isSensitiveName } from './config/credential-mask.ts';
+import { urlCredentials } from './config/mask.ts';
 import type { ConfigStore } from './config/store.ts';
 
 export const REDACTED = '[redacted]';

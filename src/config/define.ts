@@ -22,9 +22,28 @@ export type VariableGroup =
   | 'platforms'
   | 'system';
 
+/** Each group's title on the configuration page. */
+export const GROUP_LABELS: Readonly<Record<VariableGroup, string>> = {
+  server: 'Server and access',
+  database: 'Database',
+  storage: 'Folders',
+  history: 'Chat history',
+  attention: 'Chat attention and limits',
+  avatar: 'Avatar',
+  cortex: 'Language model',
+  compat: 'Ollama-compatible API',
+  radio: 'Radio',
+  audio: 'Voice and speech',
+  http_tts: 'HTTP speech server',
+  platforms: 'Chat platforms',
+  system: 'Persona and system',
+};
+
 export interface VariableDefinition<T = unknown> {
   group: VariableGroup;
   type: VariableType;
+  /** Human name on the configuration page; `labelOf` derives one from the variable's name when absent. */
+  label?: string;
   description: string;
   /** Raw default, as it would be written in `.env`. */
   default: string;
@@ -44,7 +63,50 @@ export function isSecretKey(key: string): boolean {
   return SECRET_SUFFIXES.some((suffix) => key.endsWith(suffix));
 }
 
-type Options = Pick<VariableDefinition, 'group' | 'description' | 'restart' | 'environmentOnly'>;
+type Options = Pick<VariableDefinition, 'group' | 'label' | 'description' | 'restart' | 'environmentOnly'>;
+
+/** Words of a variable name that are not written in lower case, and units that read better after it. */
+const NAME_WORDS: Readonly<Record<string, string>> = {
+  API: 'API',
+  AURIS: 'Auris',
+  CERT: 'certificate',
+  CORS: 'CORS',
+  CORTEX: 'Cortex',
+  DIR: 'folder',
+  HTTP: 'HTTP',
+  HTTPS: 'HTTPS',
+  ID: 'ID',
+  IDS: 'IDs',
+  JSON: 'JSON',
+  LID: 'LID',
+  OPENAI: 'OpenAI',
+  STT: 'STT',
+  TLS: 'TLS',
+  TTL: 'TTL',
+  TTS: 'TTS',
+  URL: 'URL',
+  VOX: 'Vox',
+  WAV: 'WAV',
+  WEBUI: 'web UI',
+};
+const NAME_UNITS: Readonly<Record<string, string>> = { S: 'seconds', SECONDS: 'seconds', MS: 'ms', BYTES: 'bytes', DAYS: 'days', DB: 'dB' };
+
+/**
+ * A readable name for a variable without a label: `LOGGING_LEVEL` is "Logging level", `OPENAI_TIMEOUT_S`
+ * "OpenAI timeout (seconds)". The `APP_` prefix names the web app every server setting belongs to anyway.
+ */
+export function readableName(key: string): string {
+  const words = key.replace(/^APP_/, '').split('_').filter(Boolean);
+  const last = words.at(-1) ?? '';
+  const unit = words.length > 1 ? NAME_UNITS[last] : undefined;
+  const named = (unit ? words.slice(0, -1) : words).map((word) => NAME_WORDS[word] ?? word.toLowerCase()).join(' ');
+  const text = unit ? `${named} (${unit})` : named;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function labelOf(key: string, definition: VariableDefinition): string {
+  return definition.label ?? readableName(key);
+}
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', '']);

@@ -1,33 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import { isSensitiveName, MASK, maskCredentials, parseJson, URL_USERINFO } from './credential-mask.ts';
 import type { VariableType } from './define.ts';
-import { withinJsonDepth } from './json-depth.ts';
-
-/**
- * Credentials that sit inside a non-secret value (a password in a URL, an Authorization header in a JSON
- * header map) are shown as this text by `GET /api/config`.
- */
-const MASK = '***';
-
-/**
- * `://userinfo@` of any URL: the user info runs to the last `@` before the host's end (a raw `@` in a
- * password). Anchored on `://` rather than the scheme, so that a long value without URLs is scanned in
- * linear time.
- */
-const URL_USERINFO = /:\/\/([^\s/?#]*)@/g;
-
-/** Header or setting names whose string value is a credential (case-insensitive parts of the name). */
-const SENSITIVE_NAME_PARTS = ['auth', 'cookie', 'token', 'key', 'secret', 'password'];
-
-export function isSensitiveName(name: string): boolean {
-  const lower = name.toLowerCase();
-  return SENSITIVE_NAME_PARTS.some((part) => lower.includes(part));
-}
-
-/** `user:password` becomes `user:***`; a lone user name (often a token) becomes `***`. */
-function maskUserinfo(userinfo: string): string {
-  const colon = userinfo.indexOf(':');
-  return colon === -1 ? MASK : `${userinfo.slice(0, colon)}:${MASK}`;
-}
 
 /**
  * The credential of each URL in the text (its password, or a lone user name, which is usually a token),
@@ -54,50 +27,14 @@ function userinfoIsMasked(userinfo: string): boolean {
   return userinfo === MASK || userinfo.endsWith(`:${MASK}`);
 }
 
-/** Every URL in the text, also several in a comma-separated list, with its credentials masked. */
-function maskUrls(text: string): string {
-  return text.replace(URL_USERINFO, (_match, userinfo: string) => `://${maskUserinfo(userinfo)}@`);
-}
-
 function urlsHoldMask(text: string): boolean {
   return [...text.matchAll(URL_USERINFO)].some((match) => userinfoIsMasked(match[1] ?? ''));
-}
-
-/**
- * A parsed JSON value with URL credentials masked, and every string under a sensitive name (`hidden`)
- * masked whole, also inside a nested object such as `{"auth": {"user": …}}`.
- */
-function maskJson(value: unknown, hidden = false): unknown {
-  if (typeof value === 'string') return hidden ? MASK : maskUrls(value);
-  if (Array.isArray(value)) return value.map((item) => maskJson(item, hidden));
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, maskJson(member, hidden || isSensitiveName(name))]));
 }
 
 function jsonHoldsMask(value: unknown, hidden = false): boolean {
   if (typeof value === 'string') return (hidden && value === MASK) || urlsHoldMask(value);
   if (value === null || typeof value !== 'object') return false;
   return Object.entries(value).some(([name, member]) => jsonHoldsMask(member, hidden || isSensitiveName(name)));
-}
-
-/** Parsed JSON that the recursive walks above can take: too deep a value counts as text (the schema refuses it). */
-function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    const value = JSON.parse(raw) as unknown;
-    return withinJsonDepth(value) ? { ok: true, value } : { ok: false };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** The raw text of a non-secret variable as it may be shown: credentials inside it replaced by `***`. */
-export function maskCredentials(type: VariableType, raw: string): string {
-  if (type !== 'json') return maskUrls(raw);
-  const parsed = parseJson(raw);
-  if (!parsed.ok) return maskUrls(raw);
-  const masked = maskJson(parsed.value);
-  // Unchanged values keep their own formatting; only a value that hid something is rewritten.
-  return isDeepStrictEqual(masked, parsed.value) ? raw : JSON.stringify(masked);
 }
 
 function holdsMask(type: VariableType, raw: string): boolean {

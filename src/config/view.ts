@@ -1,5 +1,5 @@
-import { isSecretKey, type VariableGroup, type VariableType } from './define.ts';
-import { maskCredentials } from './mask.ts';
+import { maskCredentials } from './credential-mask.ts';
+import { GROUP_LABELS, isSecretKey, labelOf, type VariableGroup, type VariableType } from './define.ts';
 import { findVariable } from './schema.ts';
 import type { ConfigSource, ConfigStore } from './store.ts';
 
@@ -11,6 +11,9 @@ export interface ConfigEntryView {
   default: MaskedValue;
   source: ConfigSource;
   group: VariableGroup;
+  /** The group's title and the variable's human name, for the configuration page. */
+  group_label: string;
+  label: string;
   type: VariableType;
   description: string;
   secret: boolean;
@@ -40,6 +43,8 @@ export function viewEntry(config: ConfigStore, key: string): ConfigEntryView | u
     default: mask(definition.default),
     source: config.sourceOf(found.key),
     group: definition.group,
+    group_label: GROUP_LABELS[definition.group],
+    label: labelOf(found.key, definition),
     type: definition.type,
     description: definition.description,
     secret: isSecretKey(found.key),

@@ -41,9 +41,14 @@ describe('web UI: a saved setting that is not in use', () => {
     expect(await summary.textContent()).toContain('CORTEX_TIMEOUT_S');
     const field = page.locator('.field[data-key="CORTEX_TIMEOUT_S"]');
     expect(await field.locator('.warning').textContent()).toMatch(/^The saved value 3000000 is not in use: no longer valid: at most 2147483 seconds/);
+    // Its section opens by itself, so the warning beside the field is in sight.
+    expect(await field.isVisible()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'webui-config-ignored-phone.png') });
 
     await field.getByRole('button', { name: 'Reset' }).click();
+    const changes = page.locator('details[data-group="cortex"] .config-changes');
+    expect(await changes.locator('li').allTextContents()).toEqual(['CORTEX_TIMEOUT_S: 120 → default (120)']);
+    await changes.getByRole('button', { name: 'Save 1 change' }).click();
     await summary.waitFor({ state: 'detached' });
     expect(await field.locator('.warning').count()).toBe(0);
     expect(server.test.services.config.ignoredEntry('CORTEX_TIMEOUT_S')).toBeUndefined();

@@ -6,8 +6,8 @@ export const serverVariables = {
   APP_WEBUI_HOST: text('127.0.0.1', { ...server, description: 'Address the web app listens on (0.0.0.0 for every interface).' }),
   APP_WEBUI_HTTP_PORT: integer(8001, { ...server, min: 0, max: 65535, description: 'HTTP port of the web app; 0 picks any free port.' }),
   APP_WEBUI_HTTPS_PORT: integer(8000, { ...server, min: 0, max: 65535, description: 'HTTPS port, used only when both TLS files are set.' }),
-  APP_WEBUI_TLS_CERT: file({ ...server, description: 'PEM certificate file for the HTTPS listener.' }),
-  APP_WEBUI_TLS_KEY: file({ ...server, description: 'PEM private key file for the HTTPS listener.' }),
+  APP_WEBUI_TLS_CERT: file({ ...server, label: 'HTTPS certificate', description: 'PEM certificate file for the HTTPS listener.' }),
+  APP_WEBUI_TLS_KEY: file({ ...server, label: 'HTTPS private key', description: 'PEM private key file for the HTTPS listener.' }),
   APP_API_KEY: text('', { group: 'server', description: 'Shared secret that trusts a non-loopback client (Bearer or X-API-Key).' }),
   APP_TRUST_LOOPBACK: flag(true, { group: 'server', description: 'Trust loopback clients without a key; false behind a reverse proxy.' }),
   APP_ALLOWED_HOSTS: list('', {

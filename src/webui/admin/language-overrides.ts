@@ -1,7 +1,9 @@
-/** The VOX_LANGUAGE_OVERRIDES editor: per language an engine, optional model and voice (spec 02). */
+/**
+ * The VOX_LANGUAGE_OVERRIDES editor: per language an engine, optional model and voice (spec 02). It writes
+ * the variable's JSON into the configuration field, which its section saves with the other changes.
+ */
 import { errorText, h } from '../dom.ts';
-import { apiJson, postJson } from '../net/api.ts';
-import { actionButton, toast } from './ui.ts';
+import { apiJson } from '../net/api.ts';
 
 interface Override {
   engine: string;
@@ -24,8 +26,9 @@ function parse(value: unknown): Record<string, Override> {
   }
 }
 
-export function languageOverridesEditor(current: unknown, saved: () => Promise<void>): HTMLElement {
+export function languageOverridesEditor(current: unknown, apply: (json: string) => void): HTMLElement {
   const rows = h('tbody');
+  const issue = h('p', { class: 'issue', role: 'alert', hidden: true });
   const root = h(
     'section',
     { class: 'card', id: 'vox-language-overrides' },
@@ -35,7 +38,17 @@ export function languageOverridesEditor(current: unknown, saved: () => Promise<v
       { class: 'muted' },
       'Languages not listed use ACTIVE_VOX_ENGINE. Engine "disabled" means the default engine; empty model and voice keep the defaults.',
     ),
-    h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Language'), h('th', {}, 'Engine'), h('th', {}, 'Model'), h('th', {}, 'Voice'), h('th', {}))), rows),
+    h(
+      'div',
+      { class: 'table-scroll' },
+      h(
+        'table',
+        {},
+        h('thead', {}, h('tr', {}, h('th', {}, 'Language'), h('th', {}, 'Engine'), h('th', {}, 'Model'), h('th', {}, 'Voice'), h('th', {}))),
+        rows,
+      ),
+    ),
+    issue,
   );
   apiJson<Catalogue>('/api/languages')
     .then((catalogue) => {
@@ -54,10 +67,14 @@ export function languageOverridesEditor(current: unknown, saved: () => Promise<v
         const model = h('input', { type: 'text', 'aria-label': 'Model', value: override.model ?? '' });
         const voice = h('input', { type: 'text', 'aria-label': 'Voice', value: override.voice ?? '' });
         const row = h('tr', {}, h('td', {}, language), h('td', {}, engine), h('td', {}, model), h('td', {}, voice));
-        row.append(h('td', {}, h('button', { type: 'button', on: { click: () => row.remove() } }, 'Remove')));
+        const remove = h('button', { type: 'button' }, 'Remove');
+        remove.addEventListener('click', () => {
+          row.remove();
+          edited();
+        });
+        row.append(h('td', {}, remove));
         rows.append(row);
       };
-      for (const [code, override] of Object.entries(parse(current))) addRow(code, override);
       const collect = (): Record<string, Override> => {
         const result: Record<string, Override> = {};
         for (const row of rows.rows) {
@@ -69,18 +86,24 @@ export function languageOverridesEditor(current: unknown, saved: () => Promise<v
         }
         return result;
       };
-      root.append(
-        h(
-          'div',
-          { class: 'row' },
-          h('button', { type: 'button', on: { click: () => addRow() } }, 'Add language'),
-          actionButton('Save overrides', async () => {
-            await postJson('/api/config', { key: 'VOX_LANGUAGE_OVERRIDES', value: collect() });
-            toast('VOX_LANGUAGE_OVERRIDES saved');
-            await saved();
-          }),
-        ),
-      );
+      const edited = () => {
+        try {
+          apply(JSON.stringify(collect()));
+          issue.hidden = true;
+        } catch (error) {
+          issue.textContent = errorText(error);
+          issue.hidden = false;
+        }
+      };
+      for (const [code, override] of Object.entries(parse(current))) addRow(code, override);
+      rows.addEventListener('change', edited);
+      rows.addEventListener('input', edited);
+      const add = h('button', { type: 'button' }, 'Add language');
+      add.addEventListener('click', () => {
+        addRow();
+        edited();
+      });
+      root.append(h('div', { class: 'row' }, add));
     })
     .catch((error: unknown) => root.append(h('p', { class: 'error' }, `The language list is unavailable: ${errorText(error)}`)));
   return root;
