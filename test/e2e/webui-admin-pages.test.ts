@@ -75,12 +75,12 @@ describe('web UI: diary, archives, logs and about pages', () => {
 
   it('shows the server facts of GET /api/about', async () => {
     await page.goto(`${server.url}/#/about`);
-    const version = page.locator('tr', { has: page.locator('th', { hasText: /^version$/ }) });
+    const version = page.locator('tr', { has: page.locator('th', { hasText: /^Version$/ }) });
     await version.waitFor();
     expect(await version.locator('td').textContent()).toMatch(/^\d+\.\d+\.\d+/);
     expect(
       await page
-        .locator('tr', { has: page.locator('th', { hasText: /^system\.pid$/ }) })
+        .locator('tr', { has: page.locator('th', { hasText: /^Process id$/ }) })
         .locator('td')
         .textContent(),
     ).toBe(String(process.pid));

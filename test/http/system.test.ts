@@ -80,6 +80,26 @@ describe('system endpoints', () => {
     });
   });
 
+  describe('GET /api/logs/info', () => {
+    const info = async () => (await subject.app.inject({ method: 'GET', url: '/api/logs/info' })).json();
+
+    it('says the live log is off without WEB_DEBUG', async () => {
+      await start();
+      expect(await info()).toEqual({ live: false, web_debug: false });
+    });
+
+    it('says the live log runs when WEB_DEBUG=1 at start', async () => {
+      await start({ WEB_DEBUG: '1' });
+      expect(await info()).toEqual({ live: true, web_debug: true });
+    });
+
+    it('tells WEB_DEBUG saved since the start apart from the stream that runs', async () => {
+      await start();
+      await subject.harness.services.config.set('WEB_DEBUG', '1');
+      expect(await info()).toEqual({ live: false, web_debug: true });
+    });
+  });
+
   describe('remote-streaming adapter', () => {
     it('is disabled when STREAMER_URL is empty', async () => {
       await start();

@@ -49,6 +49,13 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
     return { enabled: interfacePath !== '', interface_path: interfacePath === '' ? null : interfacePath, level: config.get('LOGCHAT_LEVEL') };
   });
 
+  app.get('/api/logs/info', { schema: { summary: 'Whether WS /logs streams now (WEB_DEBUG at start) and whether WEB_DEBUG is set now' } }, async () => ({
+    // The stream is registered when the app is built, so the router knows whether it runs; the variable
+    // may have been changed since, which takes effect at the next restart.
+    live: app.hasRoute({ method: 'GET', url: '/logs' }),
+    web_debug: config.get('WEB_DEBUG'),
+  }));
+
   app.get('/api/streamer', { schema: { summary: 'Configuration of the remote-streaming adapter' } }, async () => {
     const url = config.get('STREAMER_URL');
     return { enabled: url !== '', url: url === '' ? null : url };

@@ -2,7 +2,8 @@
 import { h } from '../dom.ts';
 import { apiJson, postJson } from '../net/api.ts';
 import type { View } from '../view.ts';
-import { actionButton, download, formatDate, loader, toast } from './ui.ts';
+import { actionButton, download, loader, toast } from './ui.ts';
+import { formatDate } from './units.ts';
 
 interface Archive {
   archive_id: string;

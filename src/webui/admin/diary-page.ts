@@ -1,9 +1,10 @@
-/** Diary: entries newest first; archive, unarchive, delete archived. */
+/** Diary: entries newest first; archive, unarchive, delete archived (each button shown while it has entries to act on). */
 import { h } from '../dom.ts';
 import { apiJson, postJson } from '../net/api.ts';
 import type { DiaryEntry } from '../../db/schema.ts';
 import type { View } from '../view.ts';
-import { actionButton, formatDate, loader, toast } from './ui.ts';
+import { actionButton, loader, toast } from './ui.ts';
+import { formatDate } from './units.ts';
 
 export const view: View = (root) => {
   const selected = new Set<number>();
@@ -16,20 +17,27 @@ export const view: View = (root) => {
       selected.clear();
       await reload();
     });
-  root.append(
-    h(
-      'div',
-      { class: 'row' },
-      act('Archive selected', '/api/diary/archive'),
-      act('Unarchive selected', '/api/diary/unarchive'),
-      act('Delete selected archived', '/api/diary/archive', 'DELETE'),
-    ),
-    body,
-  );
+  const archive = act('Archive selected', '/api/diary/archive');
+  const unarchive = act('Unarchive selected', '/api/diary/unarchive');
+  const remove = act('Delete selected archived', '/api/diary/archive', 'DELETE');
+  // Hidden until there are entries they can act on: bulk buttons over an empty diary only puzzle.
+  const actions = h('div', { class: 'row', hidden: true }, archive, unarchive, remove);
+  const showActions = (entries: DiaryEntry[]) => {
+    const archived = entries.some((entry) => entry.archived);
+    archive.hidden = !entries.some((entry) => !entry.archived);
+    unarchive.hidden = !archived;
+    remove.hidden = !archived;
+    actions.hidden = entries.length === 0;
+  };
+  root.append(actions, body);
   const reload = loader(
     body,
-    () => apiJson<{ entries: DiaryEntry[] }>('/api/diary'),
-    ({ entries }) =>
+    async () => {
+      const { entries } = await apiJson<{ entries: DiaryEntry[] }>('/api/diary');
+      showActions(entries);
+      return entries;
+    },
+    (entries) =>
       entries.length === 0
         ? [h('p', { class: 'muted' }, 'The diary is empty.')]
         : entries.map((entry) => {

@@ -1,12 +1,19 @@
 /** Logs: the live stream of WS /logs (present when WEB_DEBUG=1) and the recent activity log. */
-import { h } from '../dom.ts';
+import { errorText, h } from '../dom.ts';
 import { apiJson } from '../net/api.ts';
 import { session } from '../net/session.ts';
 import type { View } from '../view.ts';
-import { formatDate, loader } from './ui.ts';
+import { loader } from './ui.ts';
+import { formatDate } from './units.ts';
 
 const MAX_LINES = 1000;
 const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** `GET /api/logs/info`: whether WS /logs runs, and WEB_DEBUG as saved now (it applies at the next start). */
+interface LogsInfo {
+  live: boolean;
+  web_debug: boolean;
+}
 
 function format(line: string): string {
   try {
@@ -16,6 +23,20 @@ function format(line: string): string {
   } catch {
     return line;
   }
+}
+
+/** How to get the live log when the server has none, rather than a socket refused with a 404. */
+function offHint({ web_debug }: LogsInfo): Array<string | Node> {
+  const restart = ['restart Anima (“Restart now” on the ', h('a', { href: '#/components' }, 'Components'), ' page)'];
+  return web_debug
+    ? ['WEB_DEBUG is on but applies from the next start: ', ...restart, ' to see log lines here.']
+    : [
+        'The live log is off. To see log lines here, turn WEB_DEBUG on in ',
+        h('a', { href: '#/config' }, 'Configuration'),
+        ' (or set WEB_DEBUG=1 in .env) and ',
+        ...restart,
+        '.',
+      ];
 }
 
 function liveLogs(output: HTMLElement, state: HTMLElement): () => void {
@@ -36,7 +57,7 @@ function liveLogs(output: HTMLElement, state: HTMLElement): () => void {
       output.scrollTop = output.scrollHeight;
     });
     socket.addEventListener('close', () => {
-      if (!closed) state.textContent = 'The live stream is off: set WEB_DEBUG=1 (Configuration) and restart to see logs here.';
+      if (!closed) state.textContent = 'The live stream closed (Anima stopped or restarted): reload the page to follow it again.';
     });
   });
   return () => {
@@ -46,7 +67,7 @@ function liveLogs(output: HTMLElement, state: HTMLElement): () => void {
 }
 
 export const view: View = (root) => {
-  const output = h('pre', { class: 'log-lines', 'aria-live': 'off' });
+  const output = h('pre', { class: 'log-lines', 'aria-live': 'off', hidden: true });
   const state = h('p', { class: 'muted', role: 'status' }, 'Connecting…');
   const activity = h('div');
   root.append(h('section', { class: 'card' }, h('h2', {}, 'Live log'), state, output), h('section', { class: 'card' }, h('h2', {}, 'Activity'), activity));
@@ -67,5 +88,18 @@ export const view: View = (root) => {
           ),
     ],
   );
-  return liveLogs(output, state);
+  let left = false;
+  let stop: (() => void) | undefined;
+  apiJson<LogsInfo>('/api/logs/info')
+    .then((info) => {
+      if (left) return;
+      if (!info.live) return state.replaceChildren(...offHint(info));
+      output.hidden = false;
+      stop = liveLogs(output, state);
+    })
+    .catch((error: unknown) => (state.textContent = `Could not tell whether the live log is on: ${errorText(error)}`));
+  return () => {
+    left = true;
+    stop?.();
+  };
 };

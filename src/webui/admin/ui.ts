@@ -47,9 +47,3 @@ export async function download(path: string, fallbackName: string): Promise<void
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
-
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-}

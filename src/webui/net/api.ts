@@ -26,14 +26,20 @@ export function setKeyPrompt(prompt: () => Promise<string>): void {
   askForKey = prompt;
 }
 
+/** The stored key and the session token, as every call of the page sends them. */
+export async function authHeaders(): Promise<Record<string, string>> {
+  return { ...keyHeaders(), ...(await sessionHeaders()) };
+}
+
 async function send(path: string, init: RequestInit): Promise<Response> {
   const headers = new Headers(init.headers);
-  for (const [name, value] of Object.entries({ ...keyHeaders(), ...(await sessionHeaders()) })) headers.set(name, value);
+  for (const [name, value] of Object.entries(await authHeaders())) headers.set(name, value);
   if (typeof init.body === 'string' && !headers.has('content-type')) headers.set('content-type', 'application/json');
   return fetch(path, { ...init, headers });
 }
 
-async function failure(response: Response): Promise<ApiError> {
+/** The contract's JSON error of a failed response, as an ApiError. */
+export async function failure(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { error?: { code?: string; message?: string; details?: unknown } };
     return new ApiError(response.status, body.error?.code ?? 'error', body.error?.message ?? response.statusText, body.error?.details);
