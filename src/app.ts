@@ -12,6 +12,7 @@ import { audioRoutes } from './http/routes/audio.ts';
 import { bodyRoutes } from './http/routes/body.ts';
 import { chatArchiveRoutes } from './http/routes/chat-archives.ts';
 import { chatSessionRoutes } from './http/routes/chat-session.ts';
+import { capabilityRoutes } from './http/routes/capabilities.ts';
 import { componentProvidedRoutes } from './http/routes/component-routes.ts';
 import { componentRoutes } from './http/routes/components.ts';
 import { configRoutes } from './http/routes/config.ts';
@@ -93,6 +94,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(audioRoutes, { services });
   await app.register(audioStreamRoutes, { services });
   await app.register(componentRoutes, { services });
+  await app.register(capabilityRoutes, { services });
   await app.register(integrationRoutes, { services });
   await app.register(componentProvidedRoutes, { services });
   if (config.get('WEB_DEBUG')) await app.register(logStreamRoutes, { services });

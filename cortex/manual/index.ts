@@ -2,27 +2,35 @@ import { z } from 'zod';
 import { ComponentRouteError, defineCortex } from '../../src/components/contract.ts';
 import { PendingPrompts } from './pending-prompts.ts';
 
-const AnswerSchema = z.object({ id: z.string().min(1).max(64), text: z.string().min(1).max(100_000) });
+const AnswerSchema = z.object({
+  id: z.string().min(1).max(64),
+  // Blank would reach the chain as an answer of nothing, which it reports to the asker as a failure.
+  text: z
+    .string()
+    .max(100_000)
+    .refine((text) => text.trim() !== ''),
+});
 
 /**
- * An operator answers in place of a language model: prompts wait in `GET /api/cortex/manual/pending`
- * until `POST /api/cortex/manual/answer {id, text}` (or CORTEX_TIMEOUT_S passes).
+ * An operator answers in place of a language model, on the web UI's Operator page (`#/operator`): prompts
+ * wait in `GET /api/cortex/manual/pending` until `POST /api/cortex/manual/answer {id, text}` (or
+ * CORTEX_TIMEOUT_S passes, or the asker goes away).
  */
 export default defineCortex({
   engineKind: 'chat',
-  description: 'An operator answers each prompt from the web UI.',
+  description: "An operator answers each prompt on the web UI's Operator page.",
   create: () => {
     const pending = new PendingPrompts();
     return {
-      async *generate({ messages, interfacePath, signal }) {
-        yield await pending.ask(interfacePath, messages, signal);
+      async *generate(request) {
+        yield await pending.ask(request);
       },
       stop: () => pending.rejectAll(new Error('the manual engine stopped')),
       routes: [
         {
           method: 'GET',
           path: '/api/cortex/manual/pending',
-          summary: 'Prompts waiting for the operator, oldest first',
+          summary: 'Prompts waiting for the operator, oldest first: who asked, where, the message, the whole prompt',
           handle: () => ({ body: { pending: pending.list() } }),
         },
         {

@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatTurn } from '../../src/components/contract.ts';
+import type { ChatTurn, CortexRequest } from '../../src/components/contract.ts';
 
+/** A prompt as the operator sees it (`GET /api/cortex/manual/pending`). */
 export interface PendingPrompt {
   id: string;
+  /** Where it was asked: `webui/<session>`, `compat/<conversation>`, `telegram_bot/<chat>`... */
   interface_path: string;
+  /** Who asked; `name` is empty when the interface knows none (an Ollama client). */
+  sender: { id: string; name: string };
+  /** The message to answer, as its sender wrote it. */
+  text: string;
+  /** The whole prompt a model would get: the system prompt, the conversation, the message. */
   messages: ChatTurn[];
   created_at: string;
 }
@@ -22,9 +29,16 @@ export class PendingPrompts {
     return [...this.waiting.values()].map((waiter) => waiter.prompt);
   }
 
-  /** Resolves with the operator's answer; rejects when `signal` aborts (the chain's deadline). */
-  ask(interfacePath: string, messages: ChatTurn[], signal: AbortSignal): Promise<string> {
-    const prompt: PendingPrompt = { id: randomUUID(), interface_path: interfacePath, messages, created_at: new Date().toISOString() };
+  /** Resolves with the operator's answer; rejects when the request's signal aborts (the chain's deadline, the asker gone). */
+  ask({ interfacePath, messages, message, signal }: Pick<CortexRequest, 'interfacePath' | 'messages' | 'message' | 'signal'>): Promise<string> {
+    const prompt: PendingPrompt = {
+      id: randomUUID(),
+      interface_path: interfacePath,
+      sender: { id: message.senderId, name: message.senderName },
+      text: message.text,
+      messages,
+      created_at: new Date().toISOString(),
+    };
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.waiting.delete(prompt.id);

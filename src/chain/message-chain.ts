@@ -217,7 +217,13 @@ export class MessageChain {
       const { signal } = generation;
       animation.generating(message.hints.animation ?? 'write');
       const reply = await collectStream(
-        engine.generate({ messages, interfacePath: message.interfacePath, signal, onUsage: options.onUsage }),
+        engine.generate({
+          messages,
+          interfacePath: message.interfacePath,
+          message: { senderId: message.senderId, senderName: message.senderName, text: message.text },
+          signal,
+          onUsage: options.onUsage,
+        }),
         signal,
         options.onDelta,
       );

@@ -210,6 +210,8 @@ export interface ChatTurn {
 export interface CortexRequest {
   messages: ChatTurn[];
   interfacePath: string;
+  /** The message being answered as it arrived (the last user turn of `messages` carries it, prefixed with the name). */
+  message: { senderId: string; senderName: string; text: string };
   /** Aborted on the chain's deadline, at shutdown, or when the asker goes away; the engine must stop promptly. */
   signal: AbortSignal;
   /** Engines whose back end counts tokens report the counts here, once the reply is complete. */

@@ -42,4 +42,7 @@ avatar.earlyStart();
 socket.start();
 stage.start();
 element('header').append(navigation());
-startRouter(element('stage'), element('admin'), (visible) => (stage.visible = visible));
+startRouter(element('stage'), element('admin'), (visible) => {
+  stage.visible = visible;
+  if (visible) chat.refreshWelcome();
+});

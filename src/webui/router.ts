@@ -4,11 +4,12 @@ import type { PageModule, View } from './view.ts';
 
 const PAGES: Record<string, { title: string; load: () => Promise<PageModule> }> = {
   components: { title: 'Components', load: () => import('./admin/components-page.ts') },
+  operator: { title: 'Operator', load: () => import('./admin/operator-page.ts') },
   config: { title: 'Configuration', load: () => import('./admin/config-page.ts') },
   diary: { title: 'Diary', load: () => import('./admin/diary-page.ts') },
   archives: { title: 'Archives', load: () => import('./admin/archives-page.ts') },
-  logs: { title: 'Logs', load: () => import('./admin/logs-page.ts') },
   uploads: { title: 'Uploads', load: () => import('./admin/uploads-page.ts') },
+  logs: { title: 'Logs', load: () => import('./admin/logs-page.ts') },
   about: { title: 'About', load: () => import('./admin/about-page.ts') },
 };
 

@@ -34,9 +34,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: TestServiceOptions = {}): Promise<RunningServer> {
+/** What a web app needs to show the committed avatar; suites on `useTestApp` pass it with `buildWebui()` before all. */
+export const BROWSER_ENVIRONMENT = { SKINS_DIR: SKINS };
+
+/** Builds the web UI bundle when its sources changed. */
+export async function buildWebui(): Promise<void> {
   await ensureWebuiBuilt(createLogger({ level: 'silent', pretty: false }).logger);
-  const test = await createTestServices({ ...options, environment: { SKINS_DIR: SKINS, ...options.environment } });
+}
+
+export async function startServer(options: TestServiceOptions = {}): Promise<RunningServer> {
+  await buildWebui();
+  const test = await createTestServices({ ...options, environment: { ...BROWSER_ENVIRONMENT, ...options.environment } });
   const app = await buildApp(test.services);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

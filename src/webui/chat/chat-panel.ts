@@ -1,15 +1,18 @@
 /**
  * The chat box beside the avatar (contract: "Chat over the web UI socket"): the history after the hello,
- * messages as they arrive, a thinking indicator while an answer is prepared, errors inline.
+ * messages as they arrive, a thinking indicator while an answer is prepared, errors inline, and a
+ * welcome while the conversation is empty.
  */
 import { h } from '../dom.ts';
 import type { ChatEntry, ClientMessage, ServerMessage } from '../protocol.ts';
+import { ChatWelcome } from './chat-welcome.ts';
 
 export class ChatPanel {
   private readonly list: HTMLOListElement;
   private readonly typing: HTMLDivElement;
   private readonly input: HTMLTextAreaElement;
   private readonly shown = new Map<string, HTMLLIElement>();
+  private readonly welcome = new ChatWelcome();
   private awaitingReply = false;
 
   constructor(
@@ -30,7 +33,12 @@ export class ChatPanel {
       event.preventDefault();
       this.submit();
     });
-    root.append(this.list, this.typing, form);
+    root.append(this.welcome.element, this.list, this.typing, form);
+  }
+
+  /** Says again what works now (the settings may have changed while another page was shown). */
+  refreshWelcome(): void {
+    this.welcome.refresh();
   }
 
   /** True when the message was for the chat. */
@@ -40,6 +48,7 @@ export class ChatPanel {
         this.list.replaceChildren();
         this.shown.clear();
         for (const entry of message.messages) this.show(entry);
+        this.welcome.conversationEmpty = message.messages.length === 0;
         if (message.restored) this.notice('Conversation restored from an archive.');
         return true;
       case 'chat_message':
@@ -103,6 +112,7 @@ export class ChatPanel {
     if (existing) existing.replaceWith(item);
     else this.list.append(item);
     this.shown.set(entry.id, item);
+    this.welcome.conversationEmpty = false;
     this.scroll();
   }
 
