@@ -26,20 +26,20 @@ export class LogTap {
 
 export interface LoggerOptions {
   level: string;
-  /** Human-readable output; defaults to whether stdout is a terminal. */
+  /** Human-readable output (LOG_FORMAT=pretty, the default); false writes one JSON object a line. */
   pretty?: boolean;
   destination?: NodeJS.WritableStream;
 }
 
 /**
- * One pino logger for the process: pretty in a terminal, JSON otherwise, and always into the tap; every
- * line without the secrets of `tap.redactor`.
+ * One pino logger for the process: readable by default, JSON on request, and always JSON into the tap;
+ * every line without the secrets of `tap.redactor`. Readable even when stdout is a pipe, because that is
+ * what `npm start` under a process manager or `| tee` gives; colours only in a terminal, where they show.
  */
 export function createLogger(options: LoggerOptions): { logger: Logger; tap: LogTap } {
   const tap = new LogTap();
-  const usePretty = options.pretty ?? process.stdout.isTTY === true;
   const destination = options.destination ?? process.stdout;
-  const output = usePretty ? pretty({ colorize: true, destination }) : destination;
+  const output = options.pretty !== false ? pretty({ colorize: (destination as { isTTY?: boolean }).isTTY === true, destination }) : destination;
   // Each stream takes every level; the logger's own level decides what is written.
   const logger = pino(
     { level: options.level, base: { pid: process.pid }, hooks: { streamWrite: (line) => tap.redactor.clean(line) } },

@@ -4,11 +4,14 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { DISABLED } from './audio/engine-registry.ts';
 import { buildCompatApp } from './compat/app.ts';
+import { refuseUnknownEngines, type EngineCatalogue, type EngineChoice } from './config/engine-choices.ts';
 import { loadConfig } from './config/load.ts';
 import { collidingListener, LISTENER_PORTS, type ListenerPort } from './config/ports.ts';
 import { blaming, savedEntriesToBlame, StartStepError } from './config/start-fallback.ts';
 import { InvalidConfigurationError, type ConfigStore } from './config/store.ts';
+import { DatabaseOpenError } from './db/open-errors.ts';
 import { createLogger, followLogLevel, type LogTap, type Logger } from './logging.ts';
 import { closeServices, createServices, type Lifecycle, type Services } from './services.ts';
 import { isLoopbackAddress } from './trust.ts';
@@ -35,13 +38,17 @@ async function listen(
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') {
-      throw new StartStepError([listener.port], `${listener.what} port ${port} on ${host} is in use: stop the other process or choose another port`, {
-        cause: error,
-      });
+      throw new StartStepError(
+        [listener.port],
+        `${listener.what} port ${port} on ${host} is in use: stop the other process or set ${listener.port} to another port (0 picks a free one)`,
+        { cause: error },
+      );
     }
     // A privileged port is the port's fault; anything else (an address this machine lacks) may be the host's.
     const keys = code === 'EACCES' ? [listener.port] : [listener.host, listener.port];
-    throw new StartStepError(keys, `${listener.what} cannot listen on ${host} port ${port}: ${(error as Error).message}`, { cause: error });
+    throw new StartStepError(keys, `${listener.what} cannot listen on ${host} port ${port} (check ${keys.join(' and ')}): ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return (app.server.address() as AddressInfo).port;
 }
@@ -68,6 +75,27 @@ function tlsFiles(config: ConfigStore, cwd: string, log: Logger): { cert: Buffer
   return { cert: readFileSync(certPath), key: readFileSync(keyPath) };
 }
 
+/** The engines one audio registry holds (aliases and external endpoints included), as a choice is checked against them. */
+function audioEngines(kind: string, registry: { names(): string[]; resolve(name: string): string | undefined }): EngineCatalogue {
+  return { kind, names: () => registry.names(), has: (name) => registry.resolve(name) !== undefined };
+}
+
+/** Every variable that names an engine, with the engines of its kind that this process has. */
+function engineChoices(services: Services): EngineChoice[] {
+  const { config, audio } = services;
+  const named = (value: string) => (value.trim() === '' || value.trim().toLowerCase() === DISABLED ? undefined : value.trim());
+  const vox = audioEngines('Vox', audio.engines.vox);
+  const overrides = Object.values(config.get('VOX_LANGUAGE_OVERRIDES'));
+  return [
+    services.cortex.choice(),
+    { key: 'ACTIVE_VOX_ENGINE', name: named(config.get('ACTIVE_VOX_ENGINE')), none: 'disabled', engines: vox },
+    ...overrides.map((entry): EngineChoice => ({ key: 'VOX_LANGUAGE_OVERRIDES', name: named(entry.engine), none: 'disabled', engines: vox })),
+    { key: 'RADIO_HOST_VOX_ENGINE', name: named(config.get('RADIO_HOST_VOX_ENGINE')), none: 'empty for the active Vox engine', engines: vox },
+    { key: 'ACTIVE_AURIS_ENGINE', name: named(config.get('ACTIVE_AURIS_ENGINE')), none: 'disabled', engines: audioEngines('Auris', audio.engines.auris) },
+    { key: 'LIVE_CORTEX', name: named(config.get('LIVE_CORTEX')), none: 'disabled', engines: audioEngines('Live', audio.engines.live) },
+  ];
+}
+
 interface StartOptions {
   config: ConfigStore;
   logger: Logger;
@@ -89,6 +117,7 @@ export async function startAnima(options: StartOptions): Promise<RunningAnima> {
     await closeServices(services);
   };
   try {
+    refuseUnknownEngines(engineChoices(services));
     const webHost = config.get('APP_WEBUI_HOST');
     const tls = await blaming(TLS_KEYS, () => tlsFiles(config, services.paths.cwd, logger));
     refuseSharedPorts(config, tls ? LISTENER_PORTS : ['APP_WEBUI_HTTP_PORT', 'COMPAT_API_SERVER_PORT']);
@@ -157,6 +186,19 @@ async function startWithFallback(first: ConfigStore, options: Omit<StartOptions,
   }
 }
 
+/**
+ * A failure whose message says what to change (a variable's value, the database DATABASE_URL names) is
+ * one line; its detail goes to debug. Anything else keeps its stack: it is a bug to report.
+ */
+function logStartFailure(logger: Logger, error: unknown): void {
+  if (error instanceof StartStepError || error instanceof DatabaseOpenError) {
+    logger.debug({ err: error }, 'why the start failed');
+    logger.fatal(error.message);
+    return;
+  }
+  logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+}
+
 /** The command line: start, restart in place on request, close gracefully on SIGINT/SIGTERM. */
 async function runCli(): Promise<void> {
   let config: ConfigStore;
@@ -167,7 +209,7 @@ async function runCli(): Promise<void> {
     process.stderr.write(`${error.message}\nFix the values in .env or the environment (see .env.example).\n`);
     process.exit(1);
   }
-  const { logger, tap } = createLogger({ level: config.get('LOGGING_LEVEL') });
+  const { logger, tap } = createLogger({ level: config.get('LOGGING_LEVEL'), pretty: config.get('LOG_FORMAT') === 'pretty' });
 
   let running: RunningAnima | undefined;
   let transition: Promise<void> = Promise.resolve();
@@ -179,7 +221,8 @@ async function runCli(): Promise<void> {
         running = await startWithFallback(loadConfig(), { logger, logTap: tap, lifecycle });
       });
       transition.catch((error: unknown) => {
-        logger.fatal({ err: error }, 'restart failed');
+        logStartFailure(logger, error);
+        logger.flush();
         process.exit(1);
       });
     },
@@ -212,7 +255,7 @@ async function runCli(): Promise<void> {
     await ensureWebuiBuilt(logger);
     running = await startWithFallback(config, { logger, logTap: tap, lifecycle });
   } catch (error) {
-    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+    logStartFailure(logger, error);
     logger.flush();
     process.exit(1);
   }

@@ -114,7 +114,6 @@ export function createAssistant(options: AssistantOptions): Assistant {
     },
     async stop() {
       chain.stop();
-      cortex.stop();
       await compat.cancelAll();
       await components.stopAll();
       await history.stop();

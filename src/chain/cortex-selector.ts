@@ -1,6 +1,7 @@
 import type { ComponentRegistry } from '../components/registry.ts';
 import type { LlmState } from '../components/status.ts';
 import type { CortexInstance } from '../components/contract.ts';
+import { unknownEngineText, type EngineCatalogue, type EngineChoice } from '../config/engine-choices.ts';
 import type { ConfigStore } from '../config/store.ts';
 
 export const NO_ENGINE_NOTICE =
@@ -10,48 +11,57 @@ export class UnknownEngineError extends Error {}
 export class EngineNotLoadedError extends Error {}
 
 /**
- * Which Cortex engine answers: CORTEX_ENGINE at start (and whenever it is saved), or the engine chosen
- * with `POST /api/components/cortex`, which lasts until the next restart or configuration change.
+ * Which Cortex engine answers: CORTEX_ENGINE. The engine chosen with `POST /api/components/cortex` is
+ * saved as CORTEX_ENGINE, like any entry of the configuration page, so it survives a restart.
  */
 export class CortexSelector {
-  private chosen: string | undefined;
-  private readonly onChange = ({ key }: { key: string }) => {
-    if (key === 'CORTEX_ENGINE') this.chosen = undefined;
-  };
+  /** The Cortex engines discovered, loaded or not. */
+  readonly engines: EngineCatalogue;
 
   constructor(
     private readonly registry: ComponentRegistry,
     private readonly config: ConfigStore,
   ) {
-    config.on('change', this.onChange);
-  }
-
-  stop(): void {
-    this.config.off('change', this.onChange);
+    this.engines = {
+      kind: 'Cortex',
+      names: () => registry.list('cortex').map((entry) => entry.name),
+      has: (name) => registry.find(name, 'cortex') !== undefined,
+    };
   }
 
   get name(): string {
-    return (this.chosen ?? this.config.get('CORTEX_ENGINE')).trim();
+    return this.config.get('CORTEX_ENGINE').trim();
   }
 
   engine(): CortexInstance | undefined {
     return this.name === '' ? undefined : this.registry.engine(this.name);
   }
 
-  select(name: string): void {
+  /** CORTEX_ENGINE as the start checks it. */
+  choice(): EngineChoice {
+    return { key: 'CORTEX_ENGINE', name: this.name === '' ? undefined : this.name, none: 'empty for none', engines: this.engines };
+  }
+
+  /** Saves the choice as CORTEX_ENGINE; only a loaded engine can be chosen. */
+  async select(name: string): Promise<void> {
     const entry = this.registry.find(name, 'cortex');
     if (!entry) throw new UnknownEngineError(`Unknown Cortex engine: ${name}`);
     if (entry.status !== 'loaded') throw new EngineNotLoadedError(`${name} is not loaded${entry.reason ? `: ${entry.reason}` : ''}`);
-    this.chosen = name;
+    await this.config.set('CORTEX_ENGINE', name);
+  }
+
+  /** What a message gets instead of an answer while no engine can answer; null while one can. */
+  notice(): string | null {
+    const name = this.name;
+    if (name === '') return NO_ENGINE_NOTICE;
+    if (this.engine()) return null;
+    const entry = this.registry.find(name, 'cortex');
+    const why = entry ? `the Cortex engine "${name}" is not loaded${entry.reason ? ` (${entry.reason})` : ''}` : unknownEngineText({ ...this.choice(), name });
+    return `I cannot answer yet: ${why}. Choose an engine on the components tab, or set CORTEX_ENGINE in the settings.`;
   }
 
   state(): LlmState {
-    const name = this.name;
-    const active = this.engine() ? name : null;
-    let notice: string | null = null;
-    if (name === '') notice = NO_ENGINE_NOTICE;
-    else if (!active)
-      notice = `The Cortex engine "${name}" is ${this.registry.find(name, 'cortex') ? 'not loaded' : 'unknown'}; messages get the no-language-model notice.`;
-    return { active, configured: this.config.get('CORTEX_ENGINE'), notice };
+    const active = this.engine() ? this.name : null;
+    return { active, configured: this.config.get('CORTEX_ENGINE'), notice: this.notice() };
   }
 }

@@ -193,7 +193,7 @@ export class MessageChain {
       const engine = this.engineFor(options.engine);
       if (!engine) {
         animation.end();
-        await this.notify(origin, NO_ENGINE_NOTICE, asker);
+        await this.notify(origin, cortex.notice() ?? NO_ENGINE_NOTICE, asker);
         return { outcome: 'notice' };
       }
       const messages = buildPrompt({

@@ -172,7 +172,8 @@ export class ComponentRegistry {
     if (entry.missing.length > 0) {
       entry.status = 'FAILED';
       entry.reason = missingConfigReason(entry.missing);
-      this.logger.warn({ name: entry.name, kind: entry.kind }, entry.reason);
+      // Optional components wait for their settings; that is their normal state, not a fault to warn about every start.
+      this.logger.info({ name: entry.name, kind: entry.kind }, entry.reason);
       return;
     }
     // Marked at once, so two configuration changes arriving together never start it twice.

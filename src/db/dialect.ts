@@ -5,12 +5,8 @@ import { Kysely, Migrator, MysqlDialect, SqliteDialect, type Migration, type Mig
 import { createPool } from 'mysql2';
 import { createConnection } from 'mysql2/promise';
 import { migrationFactories } from './migrations/index.ts';
+import { DatabaseUrlError, explainOpenFailure, type DatabaseTarget } from './open-errors.ts';
 import type { Database, DialectName } from './schema.ts';
-
-export type DatabaseTarget = { dialect: 'sqlite'; path: string } | { dialect: 'mysql'; url: URL; database: string };
-
-/** Thrown for a DATABASE_URL that names no supported database. */
-export class DatabaseUrlError extends Error {}
 
 /** `sqlite:<path>` (relative to cwd, or `:memory:`) or `mysql://user:password@host:port/database`. */
 export function parseDatabaseUrl(databaseUrl: string, cwd = process.cwd()): DatabaseTarget {
@@ -20,14 +16,20 @@ export function parseDatabaseUrl(databaseUrl: string, cwd = process.cwd()): Data
     return { dialect: 'sqlite', path: path === ':memory:' || isAbsolute(path) ? path : resolve(cwd, path) };
   }
   if (databaseUrl.startsWith('mysql://') || databaseUrl.startsWith('mariadb://')) {
-    const url = new URL(databaseUrl.replace(/^mariadb:/, 'mysql:'));
+    const text = databaseUrl.replace(/^mariadb:/, 'mysql:');
+    if (!URL.canParse(text)) throw new DatabaseUrlError('DATABASE_URL is not a valid URL: check its form, mysql://user:password@host:port/database');
+    const url = new URL(text);
     const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
     if (!/^[A-Za-z0-9_$]+$/.test(database)) {
       throw new DatabaseUrlError('DATABASE_URL must name a database of letters, digits and underscores, for example mysql://root@127.0.0.1:3306/anima');
     }
     return { dialect: 'mysql', url, database };
   }
-  throw new DatabaseUrlError(`DATABASE_URL must start with sqlite: or mysql:// (got "${databaseUrl.split(':')[0]}:")`);
+  // Only the scheme is quoted: the rest of the value may hold a password.
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(databaseUrl)?.[0];
+  throw new DatabaseUrlError(
+    `DATABASE_URL must start with sqlite: or mysql:// (${scheme ? `got "${scheme}"` : 'it names no scheme'}), for example sqlite:backups/anima.sqlite`,
+  );
 }
 
 export interface DatabaseHandle {
@@ -52,15 +54,11 @@ function connectionOptions(url: URL) {
   };
 }
 
-/** Creates the database when it is missing and the account may; a clear error when it may not. */
+/** Creates the database when it is missing and the account may (openDatabase explains a refusal). */
 async function ensureMysqlDatabase(target: Extract<DatabaseTarget, { dialect: 'mysql' }>): Promise<void> {
   const connection = await createConnection(connectionOptions(target.url));
   try {
     await connection.query(`CREATE DATABASE IF NOT EXISTS \`${target.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== 'ER_DBACCESS_DENIED_ERROR' && code !== 'ER_ACCESS_DENIED_ERROR') throw error;
-    throw new Error(`Database "${target.database}" does not exist and this MySQL account may not create it: create it, or grant CREATE`);
   } finally {
     await connection.end();
   }
@@ -69,9 +67,15 @@ async function ensureMysqlDatabase(target: Extract<DatabaseTarget, { dialect: 'm
 function sqliteHandle(path: string): DatabaseHandle {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('foreign_keys = ON');
+  try {
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+  } catch (error) {
+    // A read-only file or folder fails here; the start reports it, an in-place restart must not keep the file open.
+    sqlite.close();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', sqlite, close: () => db.destroy() };
 }
@@ -101,15 +105,24 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   }
 }
 
-/** Opens the database DATABASE_URL names and runs the migrations. */
+/**
+ * Opens the database DATABASE_URL names and runs the migrations. A problem of the place it names
+ * (unreachable, access denied, not writable) is a DatabaseOpenError saying so in one line.
+ */
 export async function openDatabase(databaseUrl: string, cwd?: string): Promise<DatabaseHandle> {
   const target = parseDatabaseUrl(databaseUrl, cwd);
-  const handle = target.dialect === 'sqlite' ? sqliteHandle(target.path) : await mysqlHandle(target);
+  const explained = (error: unknown) => explainOpenFailure(error, target) ?? error;
+  let handle: DatabaseHandle;
+  try {
+    handle = target.dialect === 'sqlite' ? sqliteHandle(target.path) : await mysqlHandle(target);
+  } catch (error) {
+    throw explained(error);
+  }
   try {
     await migrateToLatest(handle);
   } catch (error) {
     await handle.close();
-    throw error;
+    throw explained(error);
   }
   return handle;
 }

@@ -232,6 +232,12 @@ describe('message chain', () => {
     expect(test.services.body.getAnimation().state).toBe('idle');
   });
 
+  it('names an unknown CORTEX_ENGINE and the engines that exist in its notice', async () => {
+    const chain = await start({ CORTEX_ENGINE: 'gpt4' });
+    expect((await answered(chain.submit(message('hi')))).outcome).toBe('notice');
+    expect(texts()).toEqual([expect.stringContaining('CORTEX_ENGINE is "gpt4", which names no Cortex engine (the engines that exist: scripted;')]);
+  });
+
   it('answers one conversation in order while others run in parallel', async () => {
     const chain = await start();
     const results = await Promise.all([

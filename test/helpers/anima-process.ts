@@ -13,7 +13,10 @@ export interface LogLine {
 
 export interface AnimaProcess {
   child: ChildProcess;
+  /** The JSON log lines (LOG_FORMAT=json, the default here). */
   lines: LogLine[];
+  /** Everything written to stdout, as written. */
+  stdout: () => string;
   stderr: () => string;
   /** Resolves with the first log line (from now or earlier) matching `predicate`. */
   waitFor(predicate: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
@@ -21,18 +24,24 @@ export interface AnimaProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `src/main.ts` as a real process in `cwd` with JSON logs on stdout (stdout is not a terminal). */
-export function spawnAnima(cwd: string, environment: Record<string, string>): AnimaProcess {
+/**
+ * Runs `src/main.ts` as a real process in `cwd` (stdout is not a terminal), with JSON logs on stdout
+ * unless `environment` sets LOG_FORMAT itself; an entry `undefined` leaves that variable unset.
+ */
+export function spawnAnima(cwd: string, environment: Record<string, string | undefined>): AnimaProcess {
+  const defaults = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', APP_WEBUI_HTTP_PORT: '0', COMPAT_API_SERVER_PORT: '0', LOG_FORMAT: 'json' };
   const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', APP_WEBUI_HTTP_PORT: '0', COMPAT_API_SERVER_PORT: '0', ...environment },
+    env: Object.fromEntries(Object.entries({ ...defaults, ...environment }).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];
   const waiters: Array<{ predicate: (line: LogLine) => boolean; resolve: (line: LogLine) => void }> = [];
   let buffered = '';
+  let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
     buffered += chunk.toString();
     const complete = buffered.split('\n');
     buffered = complete.pop() ?? '';
@@ -55,6 +64,7 @@ export function spawnAnima(cwd: string, environment: Record<string, string>): An
   return {
     child,
     lines,
+    stdout: () => stdout,
     stderr: () => stderr,
     exited,
     waitFor(predicate, timeoutMs = 20_000) {

@@ -158,15 +158,17 @@ describe('npm start (src/main.ts)', () => {
     expect(anima.stderr()).toContain('APP_WEBUI_HTTP_PORT');
   });
 
-  it('explains a port that is already taken and exits', async () => {
+  it.each(['APP_WEBUI_HTTP_PORT', 'COMPAT_API_SERVER_PORT'])('explains a port that is already taken, names %s and exits', async (variable) => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as AddressInfo).port;
     try {
-      anima = spawnAnima(cwd, { APP_WEBUI_HTTP_PORT: String(port) });
+      anima = spawnAnima(cwd, { [variable]: String(port) });
       const fatal = await anima.waitFor((line) => line.level === 60);
       expect(fatal.msg).toContain(`port ${port}`);
       expect(fatal.msg).toContain('in use');
+      expect(fatal.msg).toContain(`set ${variable} to another port`);
+      expect(fatal.err).toBeUndefined();
       expect(await anima.exited).toBe(1);
     } finally {
       blocker.close();

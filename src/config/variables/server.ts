@@ -22,6 +22,12 @@ export const serverVariables = {
   APP_BODY_LIMIT_BYTES: integer(1_048_576, { ...server, min: 1024, description: 'Largest JSON request body accepted.' }),
   APP_UPLOAD_MAX_BYTES: integer(52_428_800, { group: 'server', min: 1, description: 'Largest file accepted by upload endpoints.' }),
   LOGGING_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], 'info', { group: 'server', description: 'Log level.' }),
+  LOG_FORMAT: choice(['pretty', 'json'], 'pretty', {
+    ...server,
+    // The logger exists before the database that holds saved entries is open.
+    environmentOnly: true,
+    description: 'Log lines on stdout: pretty (readable) or json (one object a line, for a log collector).',
+  }),
   WEB_DEBUG: flag(false, { ...server, description: 'Value 1 enables the WS /logs debug stream.' }),
 } as const;
 

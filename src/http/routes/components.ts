@@ -33,9 +33,9 @@ export const componentRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     },
   );
 
-  app.post('/api/components/cortex', { schema: { summary: 'Switch the active Cortex engine until the next restart', body: NameSchema } }, async (request) => {
+  app.post('/api/components/cortex', { schema: { summary: 'Switch the active Cortex engine (saved as CORTEX_ENGINE)', body: NameSchema } }, async (request) => {
     try {
-      cortex.select(request.body.name);
+      await cortex.select(request.body.name);
     } catch (error) {
       if (error instanceof UnknownEngineError) throw new AppError(404, 'unknown_engine', error.message);
       if (error instanceof EngineNotLoadedError) throw new AppError(409, 'conflict', error.message);
