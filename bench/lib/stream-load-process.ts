@@ -17,7 +17,7 @@ export interface Sample {
 
 const bodies = {
   openai: (order: LoadOrder, index: number) => ({
-    model: 'fake-model',
+    model: 'anima',
     stream: true,
     messages: [{ role: 'user', content: `${order.round} question ${index}` }],
   }),

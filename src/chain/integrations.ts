@@ -1,28 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { MAX_MESSAGE_LENGTH } from '../components/messages.ts';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../config/json-depth.ts';
 import type { IntegrationsRepository } from '../db/repositories/integrations.ts';
 import type { IntegrationRecord } from '../db/schema.ts';
 import { INTEGRATION_INTERFACE, integrationPath } from './integration-interface.ts';
 import type { MessageChain, SubmitResult } from './message-chain.ts';
 
+/** A JSON object stored as text: too deep a nesting would overflow JSON.stringify's stack (a 500, not the client's 400). */
+const StoredObjectSchema = (field: string) =>
+  z.record(z.string(), z.unknown()).refine((value) => withinJsonDepth(value), `${field} nests deeper than ${MAX_JSON_DEPTH} levels`);
+
 /** The spec's integration message: `{source, type, payload, metadata}`. */
 export const IntegrationMessageSchema = z.object({
   source: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'source is 1 to 64 letters, digits, "_", "." or "-"'),
   type: z.string().min(1).max(64),
-  payload: z.record(z.string(), z.unknown()),
-  metadata: z.record(z.string(), z.unknown()).default({}),
+  payload: StoredObjectSchema('payload'),
+  metadata: StoredObjectSchema('metadata').default({}),
 });
 export type IntegrationMessage = z.infer<typeof IntegrationMessageSchema>;
 
+const NEEDS_TEXT = 'A chat message needs payload.text (a non-empty string)';
+
+/** Says which field is too long, by how much: a client sees its text was refused for its length, not its shape. */
+const tooLong = (field: string) => ({
+  error: (issue: z.core.$ZodRawIssue<z.core.$ZodIssueTooBig>) => `${field} is too long: ${String(issue.input).length} characters, at most ${issue.maximum}`,
+});
+
 /** A chat's payload and the metadata keys the chain understands. */
-export const ChatPayloadSchema = z.object({ text: z.string().trim().min(1).max(100_000) });
+export const ChatPayloadSchema = z.object({
+  text: z.string(NEEDS_TEXT).trim().min(1, NEEDS_TEXT).max(MAX_MESSAGE_LENGTH, tooLong('payload.text')),
+});
 const ChatMetadataSchema = z.object({
-  user_id: z.string().min(1).max(255).optional(),
-  username: z.string().max(255).optional(),
-  mentioned: z.boolean().optional(),
+  user_id: z.string('metadata.user_id must be a string').min(1, 'metadata.user_id must not be empty').max(255, tooLong('metadata.user_id')).optional(),
+  username: z.string('metadata.username must be a string').max(255, tooLong('metadata.username')).optional(),
+  mentioned: z.boolean('metadata.mentioned must be true or false').optional(),
 });
 
 export class InvalidIntegrationMessageError extends Error {}
+
+const firstMessage = (error: z.ZodError) => error.issues[0]?.message ?? NEEDS_TEXT;
 
 export type IngestResult = { id: string; chain: SubmitResult | undefined };
 
@@ -40,9 +57,11 @@ export class Integrations {
       return { id, chain: undefined };
     }
     const payload = ChatPayloadSchema.safeParse(message.payload);
-    if (!payload.success) throw new InvalidIntegrationMessageError('A chat message needs payload.text (a non-empty string)');
+    if (!payload.success) throw new InvalidIntegrationMessageError(firstMessage(payload.error));
+    // A sender the metadata names wrongly would be answered as someone else: refused, not ignored.
     const metadata = ChatMetadataSchema.safeParse(message.metadata);
-    const known = metadata.success ? metadata.data : {};
+    if (!metadata.success) throw new InvalidIntegrationMessageError(firstMessage(metadata.error));
+    const known = metadata.data;
     const chain = await this.chain.submit({
       interfaceId: INTEGRATION_INTERFACE,
       interfacePath: integrationPath(message.source),

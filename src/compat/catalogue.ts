@@ -1,10 +1,15 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { modelNotFound } from './client-errors.ts';
+
+/** A model name as clients send it; names are short, and one is echoed in every chunk. */
+export const ModelFieldSchema = z.string().max(256);
 
 /** One entry of the synthetic model list: the default model, or one per loaded chat engine. */
 export interface CompatModel {
-  /** What clients send back as `model` (`anima:latest`, `anima/openai:latest`). */
+  /** The model's name and id in every list (`anima:latest`, `anima/openai:latest`), what clients send back as `model`. */
   id: string;
-  /** The friendly label (COMPAT_DEFAULT_MODEL_DISPLAY), shown by clients as the model's name. */
+  /** The friendly label (COMPAT_DEFAULT_MODEL_DISPLAY): /api/show's basename and /api/models' display_name; clients may name the model by it. */
   display: string;
   /** The Cortex engine it selects; undefined: the active engine. */
   engine: string | undefined;
@@ -33,12 +38,16 @@ export function compatModels(defaults: { model: string; display: string }, engin
   ];
 }
 
-/** The model a name or id designates ("llama3" means "llama3:latest"), if any. */
+/** The model a name designates: its id, with or without `:latest`, in any case (as Ollama matches names), or its label. */
 export function findModel(models: CompatModel[], name: string): CompatModel | undefined {
-  return models.find((entry) => entry.id === withTag(name) || entry.display === name);
+  const id = withTag(name).toLowerCase();
+  return models.find((entry) => entry.id.toLowerCase() === id || entry.display === name);
 }
 
-/** The model that answers a request: the one named, else the default (an unknown name is not an error). */
+/** The model that answers a request: the one named, the default when none is; an unknown name is Ollama's and OpenAI's 404. */
 export function resolveModel(models: CompatModel[], name: string | undefined): CompatModel {
-  return (name === undefined ? undefined : findModel(models, name)) ?? (models[0] as CompatModel);
+  if (name === undefined) return models[0] as CompatModel;
+  const found = findModel(models, name);
+  if (!found) throw modelNotFound(name);
+  return found;
 }

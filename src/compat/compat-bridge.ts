@@ -2,6 +2,7 @@ import { deliveredText, type ChainPort, type TokenUsage } from '../components/co
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import type { PromptTurn } from './conversation.ts';
+import { tooManyRequests } from './client-errors.ts';
 import { ReplyStream } from './reply-stream.ts';
 
 export const COMPAT_INTERFACE = 'compat';
@@ -43,12 +44,23 @@ export interface AskResult {
   reason: FinishReason;
   /** Why a timed-out answer ended, for the final chunk. */
   error?: string;
-  usage?: TokenUsage;
+  /** As the engine counted them, else estimated (`estimateUsage`). */
+  usage: TokenUsage;
   timings: AskTimings;
 }
 
-/** The chain turned the request away (rate limit or a flooded conversation): HTTP 429. */
-export class CompatBusyError extends Error {}
+/** OpenAI's rule of thumb for English text; only for engines that count nothing themselves. */
+const CHARACTERS_PER_TOKEN = 4;
+
+/**
+ * Token counts for an answer whose engine reported none (the manual engine, a server that ignores
+ * `include_usage`, an answer cut short): the characters of the conversation the client sent and of the
+ * answer, four to a token. Anima's own system prompt is not seen here, so the prompt count is low.
+ */
+export function estimateUsage(input: Pick<AskInput, 'text' | 'history'>, answer: string): TokenUsage {
+  const promptCharacters = input.history.reduce((sum, turn) => sum + turn.content.length, input.text.length);
+  return { promptTokens: Math.ceil(promptCharacters / CHARACTERS_PER_TOKEN), completionTokens: Math.ceil(answer.length / CHARACTERS_PER_TOKEN) };
+}
 
 class StallError extends Error {}
 
@@ -105,8 +117,8 @@ export class CompatBridge {
         },
       );
       timings.queued = process.hrtime.bigint();
-      if (submitted.status === 'rate_limited') throw new CompatBusyError(`Too many requests; retry in ${Math.ceil(submitted.retryAfterMs / 1000)} s`);
-      if (submitted.status === 'busy') throw new CompatBusyError('This conversation already has too many requests waiting');
+      if (submitted.status === 'rate_limited') throw tooManyRequests(`Too many requests; retry in ${Math.ceil(submitted.retryAfterMs / 1000)} s`);
+      if (submitted.status === 'busy') throw tooManyRequests('This conversation already has too many requests waiting; retry when one is answered');
       // An aborted answer still waiting in its conversation's queue ends now; the chain skips it later.
       input.onAccepted?.();
       const outcome = submitted.status === 'queued' ? await Promise.race([submitted.done, abortedPromise(controller.signal)]) : undefined;
@@ -114,7 +126,13 @@ export class CompatBridge {
       const delivered = submitted.status === 'command' ? submitted.delivered : (outcome?.delivered ?? []);
       if (reason === 'stop') stream.finish(deliveredText(delivered));
       const error = reason === 'timeout' ? (controller.signal.reason as Error).message : undefined;
-      return { text: stream.shown, reason, timings: { ...timings, end: process.hrtime.bigint() }, ...(error ? { error } : {}), ...(usage ? { usage } : {}) };
+      return {
+        text: stream.shown,
+        reason,
+        timings: { ...timings, end: process.hrtime.bigint() },
+        usage: usage ?? estimateUsage(input, stream.shown),
+        ...(error ? { error } : {}),
+      };
     } finally {
       stall.clear();
       input.signal.removeEventListener('abort', clientGone);

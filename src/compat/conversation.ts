@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { MAX_HISTORY_TURNS } from '../components/messages.ts';
 
 /** A request header naming the conversation, for clients that hold several with the same opening. */
 export const CONVERSATION_HEADER = 'x-anima-conversation';
@@ -35,7 +36,7 @@ export function conversationId(header: string | undefined, turns: ClientTurn[]):
 export interface SplitConversation {
   /** The newest user message: what the chain answers. */
   text: string;
-  /** The user and assistant turns before it, the newest `maxHistory` of them (COMPAT_MAX_HISTORY). */
+  /** The user and assistant turns before it, the newest `maxHistory` of them (COMPAT_MAX_HISTORY, at most what the chain takes). */
   history: PromptTurn[];
 }
 
@@ -48,5 +49,6 @@ export function splitConversation(turns: ClientTurn[], maxHistory: number): Spli
   const last = turns.findLastIndex((turn) => turn.role === 'user' && turn.content.trim() !== '');
   if (last === -1) return undefined;
   const earlier = turns.slice(0, last).filter((turn): turn is PromptTurn => (turn.role === 'user' || turn.role === 'assistant') && turn.content.trim() !== '');
-  return { text: (turns[last] as ClientTurn).content, history: maxHistory > 0 ? earlier.slice(-maxHistory) : [] };
+  const kept = Math.min(maxHistory, MAX_HISTORY_TURNS);
+  return { text: (turns[last] as ClientTurn).content, history: kept > 0 ? earlier.slice(-kept) : [] };
 }

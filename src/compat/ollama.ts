@@ -1,17 +1,22 @@
 import { z } from 'zod';
+import { MAX_MESSAGE_LENGTH } from '../components/messages.ts';
+import { ModelFieldSchema } from './catalogue.ts';
 import type { AskResult, FinishReason } from './compat-bridge.ts';
+
+/** A text the chain may be handed (a message, a turn of history, a prompt). */
+const TextSchema = z.string().max(MAX_MESSAGE_LENGTH);
 
 /** Ollama's messages: the role, the text, and fields Anima does not use (images, tool calls) allowed. */
 const OllamaMessageSchema = z.looseObject({
   role: z.enum(['system', 'user', 'assistant', 'tool']),
-  content: z.string().default(''),
+  content: TextSchema.default(''),
 });
 
 const KeepAliveSchema = z.union([z.string(), z.number()]).optional();
 
 /** `POST /api/chat`; `options`, `format`, `tools` and the like are accepted and not used. */
 export const OllamaChatRequestSchema = z.looseObject({
-  model: z.string().optional(),
+  model: ModelFieldSchema.optional(),
   messages: z.array(OllamaMessageSchema),
   stream: z.boolean().default(true),
   keep_alive: KeepAliveSchema,
@@ -20,15 +25,15 @@ export type OllamaChatRequest = z.infer<typeof OllamaChatRequestSchema>;
 
 /** `POST /api/generate`: one prompt, answered as a single user message. */
 export const OllamaGenerateRequestSchema = z.looseObject({
-  model: z.string().optional(),
-  prompt: z.string(),
-  system: z.string().optional(),
+  model: ModelFieldSchema.optional(),
+  prompt: TextSchema,
+  system: TextSchema.optional(),
   stream: z.boolean().default(true),
   keep_alive: KeepAliveSchema,
 });
 export type OllamaGenerateRequest = z.infer<typeof OllamaGenerateRequestSchema>;
 
-export const OllamaShowRequestSchema = z.looseObject({ model: z.string().optional(), name: z.string().optional() });
+export const OllamaShowRequestSchema = z.looseObject({ model: ModelFieldSchema.optional(), name: ModelFieldSchema.optional() });
 
 /** keep_alive 0 ("0", "0s", "0m") asks Ollama to unload the model; anything else (or nothing) loads it. */
 export function loadReason(keepAlive: string | number | undefined): 'load' | 'unload' {
@@ -39,16 +44,16 @@ export function loadReason(keepAlive: string | number | undefined): 'load' | 'un
 /** Ollama's `done_reason`: its own words for a normal end, ours for a stall (with `error` beside it). */
 const doneReason = (reason: FinishReason) => (reason === 'timeout' ? 'timeout' : 'stop');
 
-/** The final chunk's figures: nanoseconds measured here, token counts when the engine reported them. */
+/** The final chunk's figures: nanoseconds measured here, token counts as the engine reported them (else estimated). */
 export function finalStats(result: AskResult) {
   const { start, queued, firstDelta, lastDelta, end } = result.timings;
   const enqueued = queued ?? start;
   return {
     total_duration: Number(end - start),
     load_duration: Number(enqueued - start),
-    ...(result.usage ? { prompt_eval_count: result.usage.promptTokens } : {}),
+    prompt_eval_count: result.usage.promptTokens,
     prompt_eval_duration: Number((firstDelta ?? end) - enqueued),
-    ...(result.usage ? { eval_count: result.usage.completionTokens } : {}),
+    eval_count: result.usage.completionTokens,
     eval_duration: firstDelta !== undefined && lastDelta !== undefined ? Number(lastDelta - firstDelta) : 0,
   };
 }

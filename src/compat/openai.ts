@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { MAX_MESSAGE_LENGTH } from '../components/messages.ts';
+import { ModelFieldSchema } from './catalogue.ts';
+import { tooLong } from './client-errors.ts';
 import type { AskResult } from './compat-bridge.ts';
 import type { ClientTurn } from './conversation.ts';
 
@@ -13,26 +16,26 @@ const OpenAiMessageSchema = z.looseObject({
 
 /** `POST /v1/chat/completions`; sampling options and tools are accepted and not used. */
 export const OpenAiChatRequestSchema = z.looseObject({
-  model: z.string().optional(),
+  model: ModelFieldSchema.optional(),
   messages: z.array(OpenAiMessageSchema).min(1),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
 });
 export type OpenAiChatRequest = z.infer<typeof OpenAiChatRequestSchema>;
 
+/** The messages as text turns; a text longer than the chain takes (parts joined) is refused naming its message. */
 export function openAiTurns(request: OpenAiChatRequest): ClientTurn[] {
-  return request.messages.map((message) => ({
-    role: message.role === 'developer' ? 'system' : message.role,
-    content:
-      typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join(''),
-  }));
+  return request.messages.map((message, index) => {
+    const content =
+      typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('');
+    if (content.length > MAX_MESSAGE_LENGTH) throw tooLong(`messages[${index}].content`, content.length, MAX_MESSAGE_LENGTH);
+    return { role: message.role === 'developer' ? 'system' : message.role, content };
+  });
 }
 
 const finishReason = (result: AskResult) => (result.reason === 'stop' ? 'stop' : 'length');
 
-function usage(result: AskResult) {
-  if (!result.usage) return undefined;
-  const { promptTokens, completionTokens } = result.usage;
+function usage({ usage: { promptTokens, completionTokens } }: AskResult) {
   return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 }
 
@@ -43,12 +46,11 @@ export function completionIdentity(model: string) {
 type Identity = ReturnType<typeof completionIdentity>;
 
 export function completion(identity: Identity, result: AskResult) {
-  const counted = usage(result);
   return {
     ...identity,
     object: 'chat.completion',
     choices: [{ index: 0, message: { role: 'assistant', content: result.text, refusal: null }, logprobs: null, finish_reason: finishReason(result) }],
-    ...(counted ? { usage: counted } : {}),
+    usage: usage(result),
   };
 }
 
@@ -61,16 +63,11 @@ export const completionChunk = (identity: Identity, delta: Record<string, unknow
 export const finalChunk = (identity: Identity, result: AskResult) => completionChunk(identity, {}, finishReason(result));
 
 /** With `stream_options.include_usage`, the chunk after the last one carries the counts and no choices. */
-export function usageChunk(identity: Identity, result: AskResult) {
-  const counted = usage(result);
-  return counted ? { ...identity, object: 'chat.completion.chunk', choices: [], usage: counted } : undefined;
-}
+export const usageChunk = (identity: Identity, result: AskResult) => ({ ...identity, object: 'chat.completion.chunk', choices: [], usage: usage(result) });
 
 /** OpenAI's error body; Ollama answers its /v1 routes in this shape too. */
-export function openAiError(
-  status: number,
-  message: string,
-  type = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error',
-) {
-  return { error: { message, type, param: null, code: null } };
+export function openAiError(status: number, message: string, detail: { type?: string; param?: string | null; code?: string | null } = {}) {
+  const type =
+    detail.type ?? (status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error');
+  return { error: { message, type, param: detail.param ?? null, code: detail.code ?? null } };
 }

@@ -5,12 +5,17 @@ import { z } from 'zod';
  * and what comes back. Shared by the host and the components; it imports nothing of either.
  */
 
+/** The longest text the chain takes, for a message and for each turn of its history, in characters. */
+export const MAX_MESSAGE_LENGTH = 100_000;
+/** The most turns of history a message may bring. */
+export const MAX_HISTORY_TURNS = 1000;
+
 /** A message entering the chain from any interface (the web UI, a bot, the compat server, an integration). */
 export const IncomingMessageSchema = z.object({
   interfaceId: z.string().min(1).max(64),
   /** `<interface>/<chat_id>[/<thread_id>]`: the conversation, and the key of its queue. */
   interfacePath: z.string().min(1).max(512),
-  text: z.string().min(1).max(100_000),
+  text: z.string().min(1).max(MAX_MESSAGE_LENGTH),
   senderId: z.string().min(1).max(255),
   senderName: z.string().max(255).default(''),
   /** Filled in by the chain when absent. */
@@ -25,8 +30,8 @@ export const IncomingMessageSchema = z.object({
    * send it with every request; when present it replaces the stored history in the prompt.
    */
   history: z
-    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(100_000) }))
-    .max(1000)
+    .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().max(MAX_MESSAGE_LENGTH) }))
+    .max(MAX_HISTORY_TURNS)
     .optional(),
   /** Whatever the source attached (integration metadata); handed to the actions that answer it. */
   metadata: z.record(z.string(), z.unknown()).default({}),

@@ -110,13 +110,54 @@ describe('compat port framing, errors and trust', () => {
   it('answers /api/models/{name} for a known model and 404 {error} for an unknown one; unknown routes are 404 too', async () => {
     harness = await startCompat();
     const known = await fetch(`${harness.url}/api/models/anima`);
-    expect(await known.json()).toMatchObject({ id: 'anima:latest', name: 'Anima', display_name: 'Anima', engine: null });
+    expect(await known.json()).toMatchObject({ id: 'anima:latest', name: 'anima:latest', model: 'anima:latest', display_name: 'Anima', engine: null });
     const unknown = await fetch(`${harness.url}/api/models/llama3`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: "model 'llama3' not found" });
     expect((await fetch(`${harness.url}/api/pull`, { method: 'POST', body: '{}' })).status).toBe(404);
     const openAiMissing = await fetch(`${harness.url}/v1/embeddings`, { method: 'POST', body: '{}' });
     expect(((await openAiMissing.json()) as { error: unknown }).error).toMatchObject({ message: expect.any(String), type: 'invalid_request_error' });
+  });
+
+  it('keeps the newest turns the chain takes when COMPAT_MAX_HISTORY allows more than it does', async () => {
+    harness = await startCompat({ COMPAT_MAX_HISTORY: '5000' });
+    const messages = Array.from({ length: 1501 }, (_, index) => ({ role: index % 2 === 0 ? 'user' : 'assistant', content: `turn ${index}` }));
+    const response = await post('/api/chat', JSON.stringify({ model: 'anima', stream: false, messages }));
+    expect(response.status).toBe(200);
+    const sent = harness.model.requests[0]?.body.messages ?? [];
+    // The system prompt, the newest 1,000 earlier turns, the question.
+    expect(sent.length).toBe(1002);
+    expect(sent[1]?.content).toBe('turn 500');
+    expect(sent.at(-1)?.content).toBe('turn 1500');
+  });
+
+  it('answers 429 {error} with Retry-After, not 500, once a conversation has as many requests waiting as the chain queues', async () => {
+    harness = await startCompat();
+    harness.model.fallback = { kind: 'hang' };
+    const stop = new AbortController();
+    const ask = (path: string, content: string, signal?: AbortSignal) =>
+      fetch(`${harness.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-anima-conversation': 'flood' },
+        body: JSON.stringify({ model: 'anima', messages: [{ role: 'user', content }] }),
+        signal,
+      });
+    try {
+      // Streamed answers are accepted (200) while they wait: one being answered, twenty queued behind it.
+      const accepted = [];
+      for (let index = 0; index < 21; index += 1) accepted.push((await ask('/api/chat', `hi ${index}`, stop.signal)).status);
+      expect(new Set(accepted)).toEqual(new Set([200]));
+      const refused = await ask('/api/chat', 'one more');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toEqual({ error: expect.stringContaining('too many requests waiting') });
+      const openAi = await ask('/v1/chat/completions', 'and another');
+      expect([openAi.status, ((await openAi.json()) as { error: { type: string } }).error.type]).toEqual([429, 'rate_limit_error']);
+    } finally {
+      stop.abort();
+      await harness.model.waitForAborted(1);
+      await settled(harness);
+    }
   });
 
   it('requires trust except for the probe: a remote client without the key gets 401, with it an answer', async () => {

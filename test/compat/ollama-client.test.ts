@@ -66,6 +66,29 @@ describe('the compat port with the official ollama client', () => {
     const response = await client.chat({ model: 'anima:latest', messages: [{ role: 'user', content: 'hi' }], stream: false });
     expect(response).toMatchObject({ model: 'anima:latest', done: true, done_reason: 'stop', message: { role: 'assistant', content: 'All in one go.' } });
     expect(response.total_duration).toBeGreaterThan(0);
+    // As the provider counted them: 10 for the prompt, one per 4-character chunk of the 14-character answer.
+    expect([response.prompt_eval_count, response.eval_count]).toEqual([10, 4]);
+    const generated = await client.generate({ model: 'anima', prompt: 'hi', stream: false });
+    expect([generated.prompt_eval_count, generated.eval_count]).toEqual([10, 7]);
+  });
+
+  it('estimates the token counts, four characters a token, when the engine reports none', async () => {
+    await open();
+    harness.model.script(
+      { kind: 'reply', text: 'Counted by nobody.', reportsUsage: false },
+      { kind: 'reply', text: 'Nor this one, streamed.', reportsUsage: false },
+    );
+    const messages = [
+      { role: 'user', content: 'first question' },
+      { role: 'assistant', content: 'first answer' },
+      { role: 'user', content: 'and now?' },
+    ];
+    const single = await client.chat({ model: 'anima', messages, stream: false });
+    // The conversation sent: 14 + 12 + 8 = 34 characters; the answer 18.
+    expect([single.prompt_eval_count, single.eval_count]).toEqual([9, 5]);
+    const chunks = [];
+    for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content: 'go' }], stream: true })) chunks.push(chunk);
+    expect(chunks.at(-1)).toMatchObject({ done: true, prompt_eval_count: 1, eval_count: 6 });
   });
 
   it('generates from a prompt, streaming and not', async () => {
@@ -131,22 +154,55 @@ describe('the compat port with the official ollama client', () => {
     await open({ COMPAT_DEFAULT_MODEL: 'companion', COMPAT_DEFAULT_MODEL_DISPLAY: 'My Companion' });
     const { models } = await client.list();
     expect(models.map((model) => [model.name, model.model])).toEqual([
-      ['My Companion', 'companion:latest'],
-      ['My Companion (manual)', 'anima/manual:latest'],
-      ['My Companion (openai)', 'anima/openai:latest'],
+      ['companion:latest', 'companion:latest'],
+      ['anima/manual:latest', 'anima/manual:latest'],
+      ['anima/openai:latest', 'anima/openai:latest'],
     ]);
     expect(models[0]).toMatchObject({ size: 0, digest: expect.stringMatching(/^[0-9a-f]{64}$/), details: { family: 'anima' } });
     const shown = await client.show({ model: 'companion' });
-    expect(shown).toMatchObject({ details: { family: 'anima' }, capabilities: ['completion'], template: expect.any(String) });
-    expect((await client.ps()).models.map((model) => model.model)).toContain('companion:latest');
+    expect(shown).toMatchObject({
+      details: { family: 'anima' },
+      capabilities: ['completion'],
+      template: expect.any(String),
+      model_info: { 'general.basename': 'My Companion' },
+    });
+    expect((await client.ps()).models.map((model) => [model.name, model.model])).toEqual(models.map((model) => [model.name, model.name]));
     expect((await client.version()).version).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
-  it('answers a request naming an engine with that engine, and an unknown model with the default', async () => {
+  it("answers an unknown model with Ollama's 404 on chat, generate and show, and asks no model", async () => {
     await open();
-    harness.model.script({ kind: 'reply', text: 'From the default.' });
-    const unknown = await client.chat({ model: 'llama3.2:1b', messages: [{ role: 'user', content: 'hi' }] });
-    expect(unknown).toMatchObject({ model: 'llama3.2:1b', message: { content: 'From the default.' } });
+    const notFound = { name: 'ResponseError', status_code: 404, error: "model 'llama3.2:1b' not found" };
+    await expect(client.chat({ model: 'llama3.2:1b', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject(notFound);
+    await expect(client.chat({ model: 'llama3.2:1b', messages: [{ role: 'user', content: 'hi' }], stream: true })).rejects.toMatchObject(notFound);
+    await expect(client.generate({ model: 'llama3.2:1b', prompt: 'hi' })).rejects.toMatchObject(notFound);
+    await expect(client.show({ model: 'llama3.2:1b' })).rejects.toMatchObject(notFound);
+    // Names match as Ollama matches them: without the tag, in any case, or by the label.
+    expect((await client.show({ model: 'ANIMA' })).details.family).toBe('anima');
+    expect((await client.chat({ model: 'Anima', messages: [{ role: 'user', content: 'hi' }] })).model).toBe('Anima');
+    expect(harness.model.requests).toHaveLength(1);
+  });
+
+  it('refuses a message over the chain limit with 400 naming the field and the limit, and a body over APP_BODY_LIMIT_BYTES with 413', async () => {
+    await open();
+    const long = 'x'.repeat(500_000);
+    await expect(client.chat({ model: 'anima', messages: [{ role: 'user', content: long }] })).rejects.toMatchObject({
+      status_code: 400,
+      error: 'invalid request: messages[0].content is too long: 500000 characters, at most 100000',
+    });
+    await expect(client.generate({ model: 'anima', prompt: long })).rejects.toMatchObject({
+      status_code: 400,
+      error: expect.stringContaining('prompt is too long'),
+    });
+    const oversized = { model: 'anima', messages: [{ role: 'user', content: 'x'.repeat(1_100_000) }] };
+    await expect(client.chat(oversized)).rejects.toMatchObject({ status_code: 413 });
+    const raw = await fetch(`${harness.url}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(oversized) });
+    expect([raw.status, await raw.json()]).toEqual([413, { error: 'Request body is too large: at most 1048576 bytes (APP_BODY_LIMIT_BYTES)' }]);
+    expect(harness.model.requests).toHaveLength(0);
+  });
+
+  it('answers a request naming an engine with that engine, its tokens estimated when the engine counts none', async () => {
+    await open();
     const manual = client.chat({ model: 'anima/manual', messages: [{ role: 'user', content: 'who answers?' }] });
     let pending: Array<{ id: string }> = [];
     const manualEngine = harness.test.services.components.engine('manual') as unknown as {
@@ -157,8 +213,11 @@ describe('the compat port with the official ollama client', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     await manualEngine.routes[1]?.handle({ query: {}, body: { id: pending[0]?.id, text: 'The operator.' } });
-    expect((await manual).message.content).toBe('The operator.');
-    expect(harness.model.requests).toHaveLength(1);
+    const answered = await manual;
+    expect(answered.message.content).toBe('The operator.');
+    // The manual engine counts nothing: estimated from 'who answers?' and 'The operator.'.
+    expect([answered.prompt_eval_count, answered.eval_count]).toEqual([3, 4]);
+    expect(harness.model.requests).toHaveLength(0);
   });
 
   it('answers an empty message list like a model load, and keep_alive 0 like an unload', async () => {

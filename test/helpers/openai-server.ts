@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 /** What the fake answers to one request. */
 export type Scripted =
-  | { kind: 'reply'; text: string; chunkSize?: number; delayMs?: number }
+  /** `reportsUsage: false`: a server that ignores `stream_options.include_usage` (no usage chunk). */
+  | { kind: 'reply'; text: string; chunkSize?: number; delayMs?: number; reportsUsage?: boolean }
   | { kind: 'status'; status: 400 | 401 | 429 | 500 | 503; retryAfter?: number; message?: string }
   | { kind: 'hang' };
 
@@ -170,7 +171,8 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
           response.writeHead(answer.status, headers).end(JSON.stringify({ error: { message, ...ERROR_TYPES[answer.status], param: null } }));
           return;
         }
-        if (body.stream) await stream(response, model, answer.text, answer.chunkSize ?? 4, answer.delayMs ?? 0, body.stream_options?.include_usage === true);
+        const usage = body.stream_options?.include_usage === true && answer.reportsUsage !== false;
+        if (body.stream) await stream(response, model, answer.text, answer.chunkSize ?? 4, answer.delayMs ?? 0, usage);
         else completion(response, model, answer.text);
       })();
     });

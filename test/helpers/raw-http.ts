@@ -13,6 +13,8 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes (de-chunked), for binary answers. */
+  bytes: Buffer;
 }
 
 function dechunk(body: Buffer): Buffer {
@@ -55,11 +57,8 @@ export function rawRequest(port: number, request: RawRequest): Promise<RawRespon
         parsed[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
       const rest = all.subarray(split + 4);
-      resolve({
-        status: Number(statusLine.split(' ')[1]),
-        headers: parsed,
-        body: (parsed['transfer-encoding'] === 'chunked' ? dechunk(rest) : rest).toString('utf8'),
-      });
+      const bytes = parsed['transfer-encoding'] === 'chunked' ? dechunk(rest) : rest;
+      resolve({ status: Number(statusLine.split(' ')[1]), headers: parsed, body: bytes.toString('utf8'), bytes });
     });
     socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
   });

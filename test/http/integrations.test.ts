@@ -1,10 +1,14 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { record } from '../fixtures/components/record.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
+import { toneWav } from '../helpers/audio.ts';
 import { fixtureRoots, shippedRoots } from '../helpers/component-roots.ts';
 import { freshDatabase } from '../helpers/dialects.ts';
+import { rawRequest } from '../helpers/raw-http.ts';
 import { type TestServiceOptions, useTestApp } from '../helpers/services.ts';
 import { openSocket } from '../helpers/sockets.ts';
 
@@ -71,6 +75,34 @@ describe('integrations', () => {
       expect(response.json().error.code).toBe('invalid_request');
     }
     expect((await subject.app.inject({ method: 'GET', url: '/api/integrations/outbox' })).statusCode).toBe(400);
+    // Deeper than JSON text can be written without overflowing the stack: sent as text, as a client would.
+    const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    for (const body of [
+      `{"source":"sensor","type":"reading","payload":${deep}}`,
+      `{"source":"desk","type":"chat","payload":{"text":"hi"},"metadata":${deep}}`,
+    ]) {
+      const response = await subject.app.inject({
+        method: 'POST',
+        url: '/api/integrations/messages',
+        headers: { 'content-type': 'application/json' },
+        payload: body,
+      });
+      expect([response.statusCode, response.json().error.code]).toEqual([400, 'invalid_request']);
+    }
+  });
+
+  it('says a chat text or a sender name is too long, with the limit, rather than missing', async () => {
+    await open();
+    const long = await post({ source: 'desk', type: 'chat', payload: { text: 'x'.repeat(500_000) } });
+    expect([long.statusCode, long.json().error]).toEqual([
+      400,
+      { code: 'invalid_request', message: 'payload.text is too long: 500000 characters, at most 100000' },
+    ]);
+    const missing = await post({ source: 'desk', type: 'chat', payload: {} });
+    expect(missing.json().error.message).toBe('A chat message needs payload.text (a non-empty string)');
+    const sender = await post({ source: 'desk', type: 'chat', payload: { text: 'hi' }, metadata: { user_id: 'u'.repeat(300) } });
+    expect([sender.statusCode, sender.json().error.message]).toEqual([400, 'metadata.user_id is too long: 300 characters, at most 255']);
+    expect(record.prompts).toEqual([]);
   });
 
   it('answers 429 with Retry-After past the per-user rate limit', async () => {
@@ -122,6 +154,91 @@ describe('integrations', () => {
     } finally {
       client.socket.close();
     }
+  });
+});
+
+describe('media in the outbox', () => {
+  const KEY = 'k3y-for-outbox-media';
+  /** A speech server for the http Vox engine (its protocol: JSON in, audio out): a short WAV for any text, at once. */
+  const speech = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200, { 'content-type': 'audio/wav' }).end(toneWav(0.2)));
+  });
+  beforeAll(() => new Promise<void>((resolve) => speech.listen(0, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => speech.close(() => resolve())));
+  const subject = useTestApp({
+    startInTest: true,
+    listen: true,
+    componentRoots: fixtureRoots,
+    environment: { CORTEX_ENGINE: 'scripted', APP_TRUST_LOOPBACK: 'false', APP_API_KEY: KEY, ACTIVE_VOX_ENGINE: 'http', HTTP_TTS_FORMAT: 'wav' },
+  });
+  beforeEach(async () => {
+    record.reset();
+    await subject.start({ environment: { HTTP_TTS_ENDPOINTS: `http://127.0.0.1:${(speech.address() as AddressInfo).port}/tts` } });
+  });
+  const keyed = { 'x-api-key': KEY };
+  const base = () => `http://127.0.0.1:${subject.ports.web}`;
+  const outbox = async (source: string) =>
+    (
+      (await (await fetch(`${base()}/api/integrations/outbox?source=${source}`, { headers: keyed })).json()) as {
+        messages: Array<{ payload: Record<string, string> }>;
+      }
+    ).messages;
+
+  it('links speech by an HTTP URL on the web port, which the key or a session token downloads and nothing else does', async () => {
+    record.script.push(JSON.stringify({ actions: [{ type: 'tts_speak', payload: { text: 'Hello from the avatar.' } }] }));
+    const posted = await fetch(`${base()}/api/integrations/messages`, {
+      method: 'POST',
+      headers: { ...keyed, 'content-type': 'application/json' },
+      body: JSON.stringify({ source: 'companion', type: 'chat', payload: { text: 'say hello' } }),
+    });
+    expect([posted.status, await posted.json()]).toEqual([202, { accepted: true, id: expect.any(String) }]);
+    while (subject.harness.services.chain.pending > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const [message] = await outbox('companion');
+    const media = message?.payload.media ?? '';
+    expect(message?.payload.text).toBe('Hello from the avatar.');
+    const prefix = `${base()}/api/integrations/media/`;
+    expect(media.startsWith(prefix)).toBe(true);
+    const name = media.slice(prefix.length);
+    expect(name).toMatch(/^vox-\d+-[0-9a-f]{16}\.wav$/);
+    const onDisk = await readFile(subject.harness.services.audio.files.pathOf(name) ?? '');
+    // A plain GET of the URL's path, each on a connection of its own: a file's stream ends just after its last
+    // byte reaches the client, and a kept-alive connection still busy then would hold the app's close.
+    const path = new URL(media).pathname;
+    const download = await rawRequest(subject.ports.web, { path, headers: keyed });
+    expect([download.status, download.headers['content-type'], download.bytes.equals(onDisk)]).toEqual([200, 'audio/wav', true]);
+    const { token } = (await (await fetch(`${base()}/api/session`, { method: 'POST', headers: keyed })).json()) as { token: string };
+    const byToken = await rawRequest(subject.ports.web, { path, headers: { authorization: `Bearer ${token}` } });
+    expect([byToken.status, byToken.bytes.equals(onDisk)]).toEqual([200, true]);
+    const anonymous = await rawRequest(subject.ports.web, { path });
+    expect([anonymous.status, JSON.parse(anonymous.body).error.code]).toEqual([401, 'unauthorized']);
+  });
+
+  it('refuses a media name that is not a speech file of its folder, however it is spelled', async () => {
+    await writeFile(join(subject.harness.cwd, 'secret.wav'), 'RIFF, but not for you');
+    for (const path of [
+      '..%2Fsecret.wav',
+      '%2e%2e%2fsecret.wav',
+      '..%5Csecret.wav',
+      '..%252Fsecret.wav',
+      '../secret.wav',
+      '%2Fetc%2Fpasswd',
+      'vox-1-0123456789abcdef.wav',
+    ]) {
+      const answer = await rawRequest(subject.ports.web, { path: `/api/integrations/media/${path}`, headers: keyed });
+      expect(answer.status, path).toBe(404);
+      expect(answer.body, path).not.toContain('not for you');
+    }
+  });
+
+  it('leaves out a file: URL outside the speech folder, and passes an http one on', async () => {
+    const { integrations } = subject.harness.services;
+    await integrations.enqueue('desk', { type: 'chat', payload: { text: 'a path of this machine', media: 'file:///etc/passwd' } });
+    await integrations.enqueue('desk', { type: 'chat', payload: { text: 'on the web', media: 'https://example.com/picture.png' } });
+    expect((await outbox('desk')).map((message) => message.payload)).toEqual([
+      { text: 'a path of this machine' },
+      { text: 'on the web', media: 'https://example.com/picture.png' },
+    ]);
   });
 });
 

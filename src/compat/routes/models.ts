@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
-import { findModel, resolveModel, type CompatModel } from '../catalogue.ts';
+import { ModelFieldSchema, resolveModel, type CompatModel } from '../catalogue.ts';
 import { OllamaShowRequestSchema } from '../ollama.ts';
 import { catalogue, parseBody } from './shared.ts';
 
@@ -11,15 +10,15 @@ export const REPORTED_OLLAMA_VERSION = '0.12.0';
 
 const details = { parent_model: '', format: 'gguf', family: 'anima', families: ['anima'], parameter_size: '', quantization_level: '' };
 
-/** A model as /api/tags lists it: `name` is the label clients show, `model` the id they send back. */
+/** A model as /api/tags lists it: `name` and `model` are one value, as Ollama lists its own. */
 function tagEntry(model: CompatModel, modifiedAt: string) {
-  return { name: model.display, model: model.id, modified_at: modifiedAt, size: 0, digest: model.digest, details };
+  return { name: model.id, model: model.id, modified_at: modifiedAt, size: 0, digest: model.digest, details };
 }
 
 /** Synthetic models are always loaded: nothing to expire. */
 const NEVER = '2318-08-31T00:00:00Z';
 
-const ModelNameSchema = z.object({ name: z.string().min(1).max(256) });
+const ModelNameSchema = z.object({ name: ModelFieldSchema.min(1) });
 
 /** The model catalogue and what clients probe: tags, show, ps, version, the OpenAI list, one model by name. */
 export async function modelRoutes(app: FastifyInstance, { services }: { services: Services }): Promise<void> {
@@ -54,15 +53,13 @@ export async function modelRoutes(app: FastifyInstance, { services }: { services
 
   app.get('/v1/models/:name', async (request) => {
     const { name } = parseBody(ModelNameSchema, request.params);
-    const model = findModel(catalogue(services), name);
-    if (!model) throw notFound(`The model '${name}' does not exist`);
+    const model = resolveModel(catalogue(services), name);
     return { id: model.id, object: 'model', created, owned_by: 'anima' };
   });
 
   app.get('/api/models/:name', async (request) => {
     const { name } = parseBody(ModelNameSchema, request.params);
-    const model = findModel(catalogue(services), name);
-    if (!model) throw notFound(`model '${name}' not found`);
+    const model = resolveModel(catalogue(services), name);
     return { ...tagEntry(model, modifiedAt), id: model.id, display_name: model.display, engine: model.engine ?? null };
   });
 }

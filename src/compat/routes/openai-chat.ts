@@ -30,10 +30,9 @@ async function streamAnswer(reply: FastifyReply, bridge: CompatBridge, question:
     }
     if (first) send('');
     out.write(event(finalChunk(identity, result)));
-    const counted = options.includeUsage ? usageChunk(identity, result) : undefined;
-    if (counted) out.write(event(counted));
+    if (options.includeUsage) out.write(event(usageChunk(identity, result)));
     // A stalled answer ends with an error event, which the OpenAI clients raise as an APIError.
-    if (result.error) out.write(event(openAiError(504, result.error, 'timeout')));
+    if (result.error) out.write(event(openAiError(504, result.error, { type: 'timeout' })));
     out.end('data: [DONE]\n\n');
   } catch (error) {
     if (!out.started) throw error;

@@ -3,14 +3,26 @@ import type { z } from 'zod';
 import type { Services } from '../../services.ts';
 import { badRequest } from '../../errors.ts';
 import { compatModels, type CompatModel } from '../catalogue.ts';
+import { tooLong } from '../client-errors.ts';
 import { chatEngines } from '../compat-interface.ts';
 import { CONVERSATION_HEADER, ConversationIdSchema, conversationId, type ClientTurn } from '../conversation.ts';
 
-/** A body checked against its schema; the first problem becomes the 400's message, as Ollama words it. */
+/** `messages[0].content`: a field as OpenAI names it in its errors. */
+const fieldName = (path: readonly PropertyKey[]) =>
+  path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+
+const lengthAt = (body: unknown, path: readonly PropertyKey[]) =>
+  (path.reduce<unknown>((value, key) => (value as Record<PropertyKey, unknown>)[key], body) as string).length;
+
+/**
+ * A body checked against its schema; the first problem becomes the 400's message, as Ollama words it. A
+ * text over its limit says so, with the limit, in each protocol's words.
+ */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
+  if (issue?.code === 'too_big' && issue.origin === 'string') throw tooLong(fieldName(issue.path), lengthAt(body, issue.path), Number(issue.maximum));
   const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   throw badRequest(`invalid request: ${where}${issue?.message ?? 'malformed body'}`, parsed.error.issues);
 }

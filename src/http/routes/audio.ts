@@ -1,5 +1,3 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { UnknownEngineError } from '../../audio/engine-registry.ts';
@@ -9,6 +7,7 @@ import { UnknownSpeakerError } from '../../audio/vox/contract.ts';
 import { TTS_URL_PREFIX } from '../../audio/vox/output-files.ts';
 import { AppError, notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { sendSpeechFile } from '../speech-file.ts';
 
 const SpeakerSchema = z.looseObject({ code: z.string(), name: z.string(), language: z.string() });
 const EngineQuerySchema = z.object({ engine: z.string().trim().min(1).max(64).optional() });
@@ -64,10 +63,7 @@ export const audioRoutes: FastifyPluginAsyncZod<{ services: Services }> = async 
   );
 
   // Browsers fetch these with a plain <audio src>, which carries no credentials: the names are random.
-  app.get(`${TTS_URL_PREFIX}:file`, { schema: { hide: true, params: z.object({ file: z.string().max(128) }) } }, async (request, reply) => {
-    const path = services.audio.files.pathOf(request.params.file);
-    const info = path ? await stat(path).catch(() => undefined) : undefined;
-    if (!path || !info?.isFile()) throw notFound('No such speech file');
-    return reply.type('audio/wav').header('content-length', info.size).header('cache-control', 'max-age=3600').send(createReadStream(path));
-  });
+  app.get(`${TTS_URL_PREFIX}:file`, { schema: { hide: true, params: z.object({ file: z.string().max(128) }) } }, (request, reply) =>
+    sendSpeechFile(reply, services.audio.files, request.params.file),
+  );
 };

@@ -3,8 +3,11 @@ import { z } from 'zod';
 import { IntegrationMessageSchema, InvalidIntegrationMessageError, type IngestResult } from '../../chain/integrations.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { OUTBOX_MEDIA_PREFIX, originOf, reachableMedia } from '../outbox-media.ts';
+import { sendSpeechFile } from '../speech-file.ts';
 
 const SourceQuery = z.object({ source: IntegrationMessageSchema.shape.source });
+const MediaParams = z.object({ file: z.string().max(128) });
 const StoredQuery = SourceQuery.extend({ limit: z.coerce.number().int().min(1).max(500).default(100) });
 
 export const integrationRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -35,10 +38,17 @@ export const integrationRoutes: FastifyPluginAsyncZod<{ services: Services }> = 
   app.get(
     '/api/integrations/outbox',
     { schema: { summary: "The source's queued outbound messages; the queue is emptied by the read", querystring: SourceQuery } },
-    async (request) => ({
-      source: request.query.source,
-      messages: await integrations.takeOutbox(request.query.source),
-    }),
+    async (request) => {
+      const origin = originOf(request);
+      const messages = await integrations.takeOutbox(request.query.source);
+      return { source: request.query.source, messages: messages.map((message) => reachableMedia(message, origin, services.audio.files)) };
+    },
+  );
+
+  app.get(
+    `${OUTBOX_MEDIA_PREFIX}:file`,
+    { schema: { summary: "A speech file an outbox message links to (its payload.media); kept an hour, like Vox's other files", params: MediaParams } },
+    (request, reply) => sendSpeechFile(reply, services.audio.files, request.params.file),
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_NOTICE } from '../../../src/chain/message-chain.ts';
+import type { TokenUsage } from '../../../src/components/messages.ts';
 import { shippedRoots } from '../../helpers/component-roots.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/openai-server.ts';
 import { createTestServices, type TestServices } from '../../helpers/services.ts';
@@ -43,6 +44,20 @@ describe('the openai Cortex engine against an OpenAI-compatible server', () => {
     expect(request?.body).toMatchObject({ model: 'gpt-test', stream: true });
     expect(request?.body.messages?.[0]?.role).toBe('system');
     expect(request?.body.messages?.at(-1)).toEqual({ role: 'user', content: 'tester: hi there' });
+  });
+
+  it('asks the server for its token counts and hands them to the asker as the server reported them', async () => {
+    await start();
+    fake.script({ kind: 'reply', text: 'Twelve chars', chunkSize: 4 });
+    const counted: TokenUsage[] = [];
+    const submitted = await test.services.chain.submit(
+      { interfaceId: 'integration', interfacePath: 'integration/tester', text: 'count me', senderId: 'tester' },
+      { onUsage: (usage) => counted.push(usage) },
+    );
+    if (submitted.status !== 'queued') throw new Error(`not queued: ${submitted.status}`);
+    await submitted.done;
+    expect(fake.requests[0]?.body.stream_options).toEqual({ include_usage: true });
+    expect(counted).toEqual([{ promptTokens: 10, completionTokens: 3 }]);
   });
 
   it('retries a 429 (honouring Retry-After) and a 500, then answers', async () => {
