@@ -19,6 +19,8 @@ const MessagePayloadSchema = z.object({
  */
 export default defineInterface({
   interfaceId: INTERFACE_ID,
+  // The page's socket admits only trusted windows (loopback or a session token): the person at the machine.
+  operatorSenders: true,
   description: 'Chat in the web UI (WS /ws on APP_WEBUI_HTTP_PORT, default 8001), with speech played in the page.',
   needs: ['webChat'],
   create: ({ services }) => ({

@@ -18,7 +18,7 @@ import { integrationInterface } from './integration-interface.ts';
 import { Integrations } from './integrations.ts';
 import { MessageChain } from './message-chain.ts';
 import { SpeechSlot, VoiceSlot } from './speech.ts';
-import { mayOperate } from './trainers.ts';
+import { operatorRule } from './trainers.ts';
 
 export interface AssistantOptions {
   config: ConfigStore;
@@ -87,13 +87,10 @@ export function createAssistant(options: AssistantOptions): Assistant {
     voice,
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
-  const delivery = new Delivery({
-    registry: components,
-    mayOperate: (interfaceId, senderId) => mayOperate(config.get('TRAINER_IDS'), interfaceId, senderId),
-    logger,
-  });
+  const operators = operatorRule(config, components);
+  const delivery = new Delivery({ registry: components, mayOperate: operators.mayOperate, logger });
   const cortex = new CortexSelector(components, config);
-  const chain = new MessageChain({ registry: components, delivery, cortex, history, body, config, logger, speech });
+  const chain = new MessageChain({ registry: components, delivery, operators, cortex, history, body, config, logger, speech });
   const integrations = new Integrations(new IntegrationsRepository(database.db), chain);
   const webChat = new WebChat({ chain, logger: logger.child({ component: 'web_chat' }) });
   const compat = new CompatBridge({ chain, config, logger: logger.child({ component: 'compat' }) });

@@ -36,21 +36,25 @@ export function parseAttentionCommand(text: string, phrases: { sleep: readonly s
   return undefined;
 }
 
-/** Per-chat attention mode: awake by default; an asleep chat answers only mentions and replies. */
+/**
+ * Per-chat attention mode: a chat with one person is awake by default, a group asleep (so it does not
+ * answer every line of a conversation among people); an asleep chat answers only mentions and replies.
+ * Only chats whose mode a command changed from their default are kept.
+ */
 export class AttentionModes {
-  private readonly asleep = new Set<string>();
+  private readonly changed = new Map<string, boolean>();
 
-  isAsleep(interfacePath: string): boolean {
-    return this.asleep.has(interfacePath);
+  isAsleep(interfacePath: string, group = false): boolean {
+    return this.changed.get(interfacePath) ?? group;
   }
 
-  set(interfacePath: string, asleep: boolean): void {
-    if (asleep) this.asleep.add(interfacePath);
-    else this.asleep.delete(interfacePath);
+  set(interfacePath: string, asleep: boolean, group = false): void {
+    if (asleep === group) this.changed.delete(interfacePath);
+    else this.changed.set(interfacePath, asleep);
   }
 
   /** Whether a message of this chat gets an answer. */
-  shouldAnswer(interfacePath: string, message: { mentioned: boolean; replyToSelf: boolean }): boolean {
-    return !this.isAsleep(interfacePath) || message.mentioned || message.replyToSelf;
+  shouldAnswer(interfacePath: string, message: { mentioned: boolean; replyToSelf: boolean; group: boolean }): boolean {
+    return !this.isAsleep(interfacePath, message.group) || message.mentioned || message.replyToSelf;
   }
 }

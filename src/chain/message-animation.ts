@@ -15,10 +15,9 @@ export interface MessageAnimation {
   end(): void;
 }
 
-const SOURCE = 'message_chain';
-
-export function messageAnimation(body: BodyServer, logger: Logger, contextId: string, sessionId: string | undefined): MessageAnimation {
-  const options = sessionId === undefined ? { contextId, source: SOURCE } : { contextId, sessionId, source: SOURCE };
+/** `source`: the interface the message came from, so a body client sees where the avatar is answering (`telegram_bot`). */
+export function messageAnimation(body: BodyServer, logger: Logger, contextId: string, sessionId: string | undefined, source: string): MessageAnimation {
+  const options = sessionId === undefined ? { contextId, source } : { contextId, sessionId, source };
   const guarded = (what: string, call: () => void) => {
     try {
       call();

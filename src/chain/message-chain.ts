@@ -30,7 +30,7 @@ import { parseReply } from './parse-reply.ts';
 import { buildPrompt } from './prompt.ts';
 import { UserRateLimiter } from './rate-limiter.ts';
 import type { SpeechSlot } from './speech.ts';
-import { isTrainer, mayOperate } from './trainers.ts';
+import type { OperatorRule } from './trainers.ts';
 
 export type { ChainOutcome, SubmitOptions, SubmitResult };
 
@@ -42,6 +42,7 @@ export const ENGINE_ERROR_NOTICE = 'Sorry, I could not think of an answer just n
 export interface ChainOptions {
   registry: ComponentRegistry;
   delivery: Delivery;
+  operators: OperatorRule;
   cortex: CortexSelector;
   history: HistoryPort;
   body: BodyServer;
@@ -160,7 +161,7 @@ export class MessageChain {
   /** The sender's rate-limit key; undefined when exempt (an interface whose senders are all trusted, a trainer). */
   private limitedSender(message: IncomingMessage): string | undefined {
     if (this.definitionOf(message.interfaceId)?.trustedSenders === true) return undefined;
-    if (isTrainer(this.options.config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) return undefined;
+    if (this.options.operators.isTrainer(message.interfaceId, message.senderId)) return undefined;
     return `${message.interfaceId}:${message.senderId}`;
   }
 
@@ -171,7 +172,7 @@ export class MessageChain {
 
   private animationFor(message: IncomingMessage, messageId: string): MessageAnimation {
     if (this.definitionOf(message.interfaceId)?.ownsAnimation) return noAnimation;
-    return messageAnimation(this.options.body, this.logger, `chain:${messageId}`, message.hints.sessionId);
+    return messageAnimation(this.options.body, this.logger, `chain:${messageId}`, message.hints.sessionId, message.interfaceId);
   }
 
   /** `saved`: the message's place in the history; users' later messages, still queued, are not its context yet. */
@@ -310,13 +311,13 @@ export class MessageChain {
 
   private async runCommand(command: AttentionCommand, message: IncomingMessage, origin: ActionOrigin, asker: Asker | undefined): Promise<void> {
     const path = message.interfacePath;
-    if (command !== 'status' && !mayOperate(this.options.config.get('TRAINER_IDS'), message.interfaceId, message.senderId)) {
+    if (command !== 'status' && !this.options.operators.mayOperate(message.interfaceId, message.senderId)) {
       await this.notify(origin, 'Only an operator (TRAINER_IDS) can change my attention in this chat.', asker);
       return;
     }
-    if (command === 'sleep') this.attention.set(path, true);
-    if (command === 'wake') this.attention.set(path, false);
-    const asleep = this.attention.isAsleep(path);
+    if (command === 'sleep') this.attention.set(path, true, message.group);
+    if (command === 'wake') this.attention.set(path, false, message.group);
+    const asleep = this.attention.isAsleep(path, message.group);
     const replies = {
       sleep: 'Going to sleep: I will answer only mentions and replies here.',
       wake: 'I am awake and answering every message here.',

@@ -246,6 +246,18 @@ export interface InterfaceDefinition<N extends ServiceName = ServiceName> extend
    * operator's own tools, so the per-user chat rate limit does not apply to its messages.
    */
   trustedSenders?: boolean;
+  /**
+   * true: every sender passed the process's trust check and is the operator at their own machine (the
+   * web UI), so they may always operate (attention commands, `operatorOnly` actions), whatever TRAINER_IDS says.
+   */
+  operatorSenders?: boolean;
+  /**
+   * true: a public chat platform (Telegram, Matrix), where anyone may write: only its trainers may
+   * operate (attention commands, `operatorOnly` actions), and with none named, nobody.
+   */
+  chatPlatform?: boolean;
+  /** A variable of this platform's own operator user ids (comma-separated), trainers as if listed in TRAINER_IDS. */
+  trainerVariable?: VariableKey;
   create(context: ComponentContext<N>): ComponentInstance | Promise<ComponentInstance>;
 }
 

@@ -23,6 +23,8 @@ export const IncomingMessageSchema = z.object({
   /** The message names the assistant, or answers one of its messages: asleep chats still answer these. */
   mentioned: z.boolean().default(false),
   replyToSelf: z.boolean().default(false),
+  /** A chat of several people (a Telegram group, a Matrix room): it sleeps until woken, answering only mentions and replies. */
+  group: z.boolean().default(false),
   /** The spec's "override hints": `talk` instead of `write` while generating, the web session to target. */
   hints: z.object({ animation: z.enum(['write', 'talk']).optional(), sessionId: z.string().max(128).optional() }).default({}),
   /**
