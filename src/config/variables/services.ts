@@ -70,6 +70,10 @@ const platforms = { group: 'platforms' } as const;
 export const platformVariables = {
   TELEGRAM_BOT_TOKEN: text('', { ...platforms, description: 'Bot token of the Telegram interface.' }),
   TELEGRAM_TRAINER_ID: text('', { ...platforms, description: 'Operator user id of the Telegram interface.' }),
+  TELEGRAM_API_BASE_URL: text('https://api.telegram.org', {
+    ...platforms,
+    description: 'Telegram Bot API server (a self-hosted telegram-bot-api server, for example).',
+  }),
   DISCORD_BOT_TOKEN: text('', { ...platforms, description: 'Bot token of the Discord interface.' }),
   FLUXER_BOT_TOKEN: text('', { ...platforms, description: 'Token of the Fluxer interface (the "Bot " prefix is added when missing).' }),
   FLUXER_API_BASE_URL: text('', { ...platforms, description: 'Override of the Fluxer REST base URL.' }),
