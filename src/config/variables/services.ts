@@ -1,4 +1,4 @@
-import { decimal, flag, integer, list, seconds, text } from '../define.ts';
+import { choice, decimal, flag, integer, list, seconds, text } from '../define.ts';
 
 export const avatarVariables = {
   ACTIVE_SKIN: text('default', { group: 'avatar', description: 'Skin folder the avatar uses; the fallback skin is always default.' }),
@@ -83,6 +83,10 @@ export const platformVariables = {
   MATRIX_USER_ID: text('', { ...platforms, description: 'Matrix user id of the bridge.' }),
   MATRIX_PASSWORD: text('', { ...platforms, description: 'Matrix password (or MATRIX_ACCESS_TOKEN).' }),
   MATRIX_ACCESS_TOKEN: text('', { ...platforms, description: 'Matrix access token (or MATRIX_PASSWORD).' }),
+  MATRIX_AUTO_JOIN: choice(['all', 'trainers', 'none'], 'all', {
+    ...platforms,
+    description: "Rooms the Matrix account joins when invited: every invite, only a trainer's (TRAINER_IDS), or none.",
+  }),
   REDDIT_CLIENT_ID: text('', { ...platforms, description: 'Reddit client id.' }),
   REDDIT_CLIENT_SECRET: text('', { ...platforms, description: 'Reddit client secret.' }),
   REDDIT_USERNAME: text('', { ...platforms, description: 'Reddit user name.' }),
