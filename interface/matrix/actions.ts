@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { messageActionOf, type ActionSpec } from '../../src/components/contract.ts';
-import { localFileOf } from './local-files.ts';
+import { localFileOf, messageActionOf, type ActionSpec } from '../../src/components/contract.ts';
 import { conversationOf, INTERFACE_ID } from './paths.ts';
 
 export const MESSAGE_ACTION = messageActionOf(INTERFACE_ID);

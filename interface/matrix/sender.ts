@@ -1,7 +1,6 @@
 import { EventType, type MatrixClient } from 'matrix-js-sdk';
 import type { RoomMessageEventContent } from 'matrix-js-sdk/lib/types.js';
-import { splitMessage, type VoicePort } from '../../src/components/contract.ts';
-import { realLocalFile } from './local-files.ts';
+import { realLocalFile, splitMessage, type VoicePort } from '../../src/components/contract.ts';
 import { upload } from './media.ts';
 import type { Conversation } from './paths.ts';
 import type { RoomFacts } from './room-facts.ts';

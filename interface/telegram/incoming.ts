@@ -1,15 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import type { Api, Bot, Context } from 'grammy';
+import type { Api, Bot } from 'grammy';
 import type { Message, User, UserFromGetMe } from 'grammy/types';
-import type { Action, ChainPort, ComponentContext, IncomingMessageInput, SubmitResult, VoicePort } from '../../src/components/contract.ts';
+import {
+  type Action,
+  type ChainPort,
+  type ComponentContext,
+  hearVoiceMessage,
+  type IncomingMessageInput,
+  type SubmitResult,
+  type VoicePort,
+} from '../../src/components/contract.ts';
 import type { TelegramSender } from './outgoing.ts';
 import { type Conversation, INTERFACE_ID, pathOf } from './paths.ts';
 
-/** What the model reads for a voice message it cannot hear. */
-export const VOICE_UNHEARD = '(a voice message, which I cannot listen to: speech-to-text is off)';
-export const VOICE_UNCLEAR = '(a voice message I could not make out)';
 /** Telegram's getFile serves files up to 20 MB. */
 const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
 
@@ -93,17 +95,14 @@ function attachmentOf(message: Message): Record<string, unknown> | undefined {
   };
 }
 
-async function download(api: Api, fileId: string): Promise<{ path: string; dispose: () => Promise<void> }> {
+async function download(api: Api, fileId: string): Promise<Buffer> {
   const file = await api.getFile(fileId);
   if (!file.file_path) throw new Error('Telegram gave no file_path for the voice message');
   if ((file.file_size ?? 0) > MAX_DOWNLOAD_BYTES) throw new Error('the voice message is over 20 MB');
   const apiRoot = api.options?.apiRoot ?? 'https://api.telegram.org';
   const response = await fetch(`${apiRoot}/file/bot${api.token}/${file.file_path}`, { signal: AbortSignal.timeout(30_000) });
   if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
-  const directory = await mkdtemp(join(tmpdir(), 'anima-telegram-'));
-  const path = join(directory, basename(file.file_path));
-  await writeFile(path, Buffer.from(await response.arrayBuffer()));
-  return { path, dispose: () => rm(directory, { recursive: true, force: true }) };
+  return Buffer.from(await response.arrayBuffer());
 }
 
 /**
@@ -113,21 +112,6 @@ async function download(api: Api, fileId: string): Promise<{ path: string; dispo
  */
 export function installHandlers(bot: Bot, options: IncomingOptions): void {
   const { chain, voice, sender, logger } = options;
-
-  const hear = async (ctx: Context, fileId: string): Promise<string> => {
-    if (!voice.canListen) return VOICE_UNHEARD;
-    let file: Awaited<ReturnType<typeof download>> | undefined;
-    try {
-      file = await download(ctx.api, fileId);
-      const words = (await voice.transcribe(file.path, 'audio/ogg')).trim();
-      return words === '' ? VOICE_UNCLEAR : words;
-    } catch (error) {
-      logger.warn({ err: error }, 'a voice message could not be transcribed');
-      return VOICE_UNCLEAR;
-    } finally {
-      await file?.dispose();
-    }
-  };
 
   const submit = async (conversation: Conversation, input: Omit<IncomingMessageInput, 'interfaceId' | 'interfacePath'>, viaVoice: boolean) => {
     // A voice message is answered by voice when Vox can speak: the interface takes the answer and speaks it.
@@ -150,7 +134,10 @@ export function installHandlers(bot: Bot, options: IncomingOptions): void {
     const { message, me } = ctx;
     // Bots never answer each other: two of them in a group would talk forever.
     if (!message.from || message.from.is_bot || forAnotherBot(message, me)) return;
-    const text = message.voice ? await hear(ctx, message.voice.file_id) : textOf(message);
+    const { voice: note } = message;
+    const text = note
+      ? await hearVoiceMessage(voice, { fileName: 'voice.ogg', mimeType: 'audio/ogg', download: () => download(ctx.api, note.file_id) }, logger)
+      : textOf(message);
     if (text === undefined) return;
     const attachment = attachmentOf(message);
     const origin: TelegramOrigin = { chat_id: message.chat.id, group: isGroup(message), message_id: message.message_id };

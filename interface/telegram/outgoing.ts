@@ -1,9 +1,7 @@
-import { realpath } from 'node:fs/promises';
-import { extname, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
 import { type Api, GrammyError, InputFile } from 'grammy';
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from 'grammy/types';
-import { type ComponentContext, splitMessage, type VoicePort } from '../../src/components/contract.ts';
+import { type ComponentContext, realLocalFile, splitMessage, type VoicePort } from '../../src/components/contract.ts';
 import type { Conversation } from './paths.ts';
 
 /** Telegram's limits, in characters: a message's text, and a media caption. */
@@ -156,9 +154,7 @@ export class TelegramSender {
     const kind = KINDS[extname(parsed.pathname).toLowerCase()] ?? 'document';
     if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return { kind, file: url };
     if (parsed.protocol !== 'file:') throw new Error(`Telegram cannot send a ${parsed.protocol} URL`);
-    const root = await realpath(this.options.localRoot()).catch(() => undefined);
-    const path = await realpath(fileURLToPath(parsed)).catch(() => undefined);
-    if (!root || !path?.startsWith(root + sep)) throw new Error('a file:// URL must name a file in VOX_OUTPUT_DIR');
+    const path = await realLocalFile(url, this.options.localRoot());
     return { kind, file: new InputFile(path), path };
   }
 

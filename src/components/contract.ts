@@ -5,7 +5,9 @@ import type { ActionOrigin, IncomingMessageInput, SubmitOptions, SubmitResult, T
 
 export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
 export { deliveredText, messageActionOf } from './messages.ts';
+export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.ts';
 export { splitMessage } from './split-message.ts';
+export { hearVoiceMessage, VOICE_UNCLEAR, VOICE_UNHEARD, type VoiceMessageSource } from './voice-messages.ts';
 
 /**
  * The one contract of the three component kinds, and the only module of `src/` a component imports. A

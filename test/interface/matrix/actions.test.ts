@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validatePayload } from '../../../interface/matrix/actions.ts';
-import { realLocalFile } from '../../../interface/matrix/local-files.ts';
+import { realLocalFile } from '../../../src/components/local-files.ts';
 
 describe('what the matrix actions may send', () => {
   let root: string;
