@@ -9,8 +9,11 @@ import { DEFAULT_RETRY_POLICY, WriteQueue, type RetryPolicy } from './write-queu
 /** sender_name and sender_id of everything the assistant itself said. */
 export const SELF_SENDER = 'self';
 export const GUILD_HISTORY_LIMIT = 100;
-/** The chat platform whose servers ("guilds") load_chat_history_for_guild looks at by default. */
-export const GUILD_PLATFORM = 'discord';
+/**
+ * The path prefixes of one server ("guild") that load_chat_history_for_guild reads: the Discord and
+ * Fluxer paths of the contract, and the `discord_<guild_id>_` paths of rows migrated from the older layout.
+ */
+const guildPrefixes = (guildId: string) => [`discord/${guildId}/`, `fluxer/${guildId}/`, `discord_${guildId}_`];
 const SENDER_MAX = 255;
 
 /** A loaded message: the contract's chat message plus who sent it. Timestamps are ISO 8601 with microseconds. */
@@ -156,11 +159,11 @@ export class ChatHistory {
   }
 
   /**
-   * load_chat_history_for_guild: recent messages across every conversation of one server of the guild
-   * platform, i.e. the paths starting with the literal `<platform>_<guild_id>_`, oldest first.
+   * load_chat_history_for_guild: recent messages across every channel (threads included) of one server,
+   * oldest first.
    */
-  async loadForGuild(guildId: string, since?: string, limit = GUILD_HISTORY_LIMIT, platform = GUILD_PLATFORM): Promise<HistoryMessage[]> {
-    const rows = await this.options.repository.recentByPrefix(`${platform}_${guildId}_`, this.toRepositoryQuery({ limit, since }));
+  async loadForGuild(guildId: string, since?: string, limit = GUILD_HISTORY_LIMIT): Promise<HistoryMessage[]> {
+    const rows = await this.options.repository.recentByPrefix(guildPrefixes(guildId), this.toRepositoryQuery({ limit, since }));
     return rows.map(toHistoryMessage);
   }
 

@@ -75,6 +75,14 @@ export const platformVariables = {
     description: 'Telegram Bot API server (a self-hosted telegram-bot-api server, for example).',
   }),
   DISCORD_BOT_TOKEN: text('', { ...platforms, description: 'Bot token of the Discord interface.' }),
+  DISCORD_API_BASE_URL: text('https://discord.com/api', {
+    ...platforms,
+    description: 'Discord REST API base, without the version (the gateway address is what its GET /gateway/bot returns).',
+  }),
+  DISCORD_CHANNELS: list('', {
+    ...platforms,
+    description: 'Discord channel ids (threads included) where the bot answers every message, not only mentions and replies; comma-separated.',
+  }),
   FLUXER_BOT_TOKEN: text('', { ...platforms, description: 'Token of the Fluxer interface (the "Bot " prefix is added when missing).' }),
   FLUXER_API_BASE_URL: text('', { ...platforms, description: 'Override of the Fluxer REST base URL.' }),
   FLUXER_GATEWAY_URL: text('', { ...platforms, description: 'Override of the Fluxer gateway URL.' }),

@@ -19,12 +19,13 @@ function chronological(rows: ChatHistoryRow[]): ChatHistoryRow[] {
 }
 
 /**
- * The exclusive upper bound of every string that starts with `prefix`, when `prefix` ends in `_`:
- * `_` (0x5F) and the backtick (0x60) are neighbours, so the range matches that literal prefix exactly,
- * with no LIKE wildcards to escape, case-sensitively and on the index in both dialects.
+ * The exclusive upper bound of every string that starts with `prefix`, when `prefix` ends in an ASCII
+ * separator (`_` or `/`): that character's successor (the backtick, `0`) bounds the range, so it matches
+ * the literal prefix exactly, with no LIKE wildcards to escape, case-sensitively and on the index in both
+ * dialects.
  */
 function prefixUpperBound(prefix: string): string {
-  return `${prefix.slice(0, -1)}\``;
+  return `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`;
 }
 
 /** Rows of chat_history in and out; src/history/chat-history.ts turns them into the contract's messages. */
@@ -102,9 +103,12 @@ export class ChatHistoryRepository {
     return chronological(await select.orderBy('timestamp', 'desc').limit(query.limit).execute());
   }
 
-  /** The newest `limit` rows over every path starting with `prefix` (which ends in `_`), oldest first. */
-  async recentByPrefix(prefix: string, query: RecentQuery): Promise<ChatHistoryRow[]> {
-    let select = this.db.selectFrom('chat_history').selectAll().where('interface_path', '>=', prefix).where('interface_path', '<', prefixUpperBound(prefix));
+  /** The newest `limit` rows over every path starting with one of `prefixes` (each ending in `_` or `/`), oldest first. */
+  async recentByPrefix(prefixes: readonly string[], query: RecentQuery): Promise<ChatHistoryRow[]> {
+    let select = this.db
+      .selectFrom('chat_history')
+      .selectAll()
+      .where((eb) => eb.or(prefixes.map((prefix) => eb.and([eb('interface_path', '>=', prefix), eb('interface_path', '<', prefixUpperBound(prefix))]))));
     if (query.since) select = select.where('timestamp', '>=', query.since);
     return chronological(await select.orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(query.limit).execute());
   }

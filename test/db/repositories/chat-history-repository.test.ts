@@ -122,6 +122,18 @@ function contract(dialect: DialectName, fast: boolean) {
     expect(await history.loadForGuild('4%')).toEqual([]);
   });
 
+  it('loads a guild over the Discord and Fluxer paths of the contract and the migrated prefix', async () => {
+    const at = (second: number) => `2024-01-01T00:00:${String(second).padStart(2, '0')}Z`;
+    await history.save({ interface_path: 'discord/42/7', message_text: 'channel', timestamp: at(1) });
+    await history.save({ interface_path: 'discord_42_1', message_text: 'migrated', timestamp: at(2) });
+    await history.save({ interface_path: 'fluxer/42/9', message_text: 'fluxer', timestamp: at(3) });
+    await history.save({ interface_path: 'discord/42/8', message_text: 'thread', timestamp: at(4) });
+    await history.save({ interface_path: 'discord/421/7', message_text: 'other guild', timestamp: at(5) });
+    await history.save({ interface_path: 'discord/dm/42', message_text: 'a DM', timestamp: at(6) });
+    await history.save({ interface_path: 'discord/42', message_text: 'no channel', timestamp: at(7) });
+    expect((await history.loadForGuild('42')).map((message) => message.text)).toEqual(['channel', 'migrated', 'fluxer', 'thread']);
+  });
+
   it('lists across all paths or one path, newest `limit` oldest first', async () => {
     await history.save({ interface_path: 'a/1', message_text: 'one', timestamp: '2024-01-01T00:00:01Z' });
     await history.save({ interface_path: 'b/1', message_text: 'two', timestamp: '2024-01-01T00:00:02Z' });
