@@ -5,7 +5,7 @@ import {
   type ComponentContext,
   hearVoiceMessage,
   type IncomingMessageInput,
-  type SubmitResult,
+  submitWithVoice,
   type VoicePort,
 } from '../../src/components/contract.ts';
 import type { DiscordSender } from './outgoing.ts';
@@ -21,8 +21,8 @@ export interface IncomingOptions {
   logger: ComponentContext['logger'];
   /** Channels (or threads' parent channels) the operator enabled: awake by default, like a chat with one person. */
   enabledChannels(): readonly string[];
-  /** Sends the messages of an answer the interface waited for (a voice message's), as its message action would. */
-  deliver(conversation: Conversation, replies: Action[], spoken: boolean): Promise<void>;
+  /** Sends one message of an answer the interface waited for (a voice message's) as written, as its message action would. */
+  send(conversation: Conversation, action: Action): Promise<void>;
 }
 
 /** What Discord keeps in a message's origin metadata, for the answer to use. */
@@ -61,20 +61,20 @@ export function installHandlers(client: Client, options: IncomingOptions): void 
     hearVoiceMessage(voice, { fileName: attachment.name, mimeType: attachment.contentType ?? 'audio/ogg', download: () => download(attachment) }, logger);
 
   const submit = async (conversation: Conversation, input: Omit<IncomingMessageInput, 'interfaceId' | 'interfacePath'>, viaVoice: boolean) => {
-    // A voice message is answered by voice when Vox can speak: the interface takes the answer and speaks it.
-    const spoken = viaVoice && voice.canSpeak;
     const interfacePath = pathOf(conversation);
-    const result: SubmitResult = await chain.submit(
-      { interfaceId: INTERFACE_ID, interfacePath, ...input, ...(spoken ? { hints: { animation: 'talk' as const } } : {}) },
-      spoken ? { awaitsReply: true } : {},
+    const result = await submitWithVoice(
+      {
+        chain,
+        voice,
+        logger,
+        send: (action) => options.send(conversation, action),
+        whileAnswering: (answered) => void answered.finally(sender.typing(conversation)),
+      },
+      { interfaceId: INTERFACE_ID, interfacePath, ...input },
+      viaVoice,
     );
-    if (result.status === 'command') return options.deliver(conversation, result.delivered, spoken);
-    if (result.status !== 'queued') return logger.debug({ interface_path: interfacePath, status: result.status }, 'a Discord message was not queued');
-    const stopTyping = sender.typing(conversation);
-    void result.done
-      .then((outcome) => (spoken ? options.deliver(conversation, outcome.delivered, true) : undefined))
-      .catch((error: unknown) => logger.warn({ err: error, interface_path: interfacePath }, 'a spoken answer could not be sent'))
-      .finally(stopTyping);
+    if (result.status !== 'queued' && result.status !== 'command')
+      logger.debug({ interface_path: interfacePath, status: result.status }, 'a Discord message was not queued');
   };
 
   const handle = async (message: Message) => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { type Action, type ActionOrigin, defineInterface, messageActionOf } from '../../src/components/contract.ts';
+import { type ActionOrigin, defineInterface, messageActionOf } from '../../src/components/contract.ts';
 import { DiscordConnection } from './connection.ts';
 import { installHandlers } from './incoming.ts';
 import { DiscordSender } from './outgoing.ts';
@@ -54,7 +54,14 @@ export default defineInterface({
       report: reportConnection,
       logger,
       install: (client) =>
-        installHandlers(client, { chain, voice, sender, logger, enabledChannels: () => config.get('DISCORD_CHANNELS'), deliver: deliverAll }),
+        installHandlers(client, {
+          chain,
+          voice,
+          sender,
+          logger,
+          enabledChannels: () => config.get('DISCORD_CHANNELS'),
+          send: (conversation, action) => sendMessage(conversation, MessagePayloadSchema.parse(action.payload)),
+        }),
     });
     const sender = new DiscordSender({ client: () => connection.current, logger, localRoot: () => resolve(paths.cwd, config.get('VOX_OUTPUT_DIR')) });
 
@@ -62,15 +69,6 @@ export default defineInterface({
       const reply = replyTo(origin, payload.interface_path);
       return payload.media ? sender.media(conversation, payload.media, payload.text, reply) : sender.text(conversation, payload.text, reply);
     };
-    /** An answer the interface waited for: spoken when it is plain words and the question was spoken, else sent as written. */
-    async function deliverAll(conversation: Conversation, replies: Action[], spoken: boolean): Promise<void> {
-      for (const action of replies) {
-        const payload = MessagePayloadSchema.parse(action.payload);
-        if (spoken && !payload.media && (await voice.speak(payload.interface_path, payload.text))) continue;
-        await sendMessage(conversation, payload);
-      }
-    }
-
     return {
       actions: {
         [MESSAGE_ACTION]: {

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { type ActionOrigin, defineInterface } from '../../src/components/contract.ts';
 import { actions, FILE_ACTION, FilePayloadSchema, fileUrlOf, MEDIA_ACTION, MediaPayloadSchema, MessagePayloadSchema, validatePayload } from './actions.ts';
 import { FluxerConnection } from './connection.ts';
@@ -15,19 +16,27 @@ function replyTo(origin: ActionOrigin | undefined, path: string): string | undef
 /**
  * Fluxer, the self-hostable Discord-like platform, through its own client (REST and the WebSocket
  * gateway, no Discord library): guild channels and threads (`fluxer/<guild_id>/<channel_id>`) and DMs
- * (`fluxer/dm/<channel_id>`), attachments in, files out from the allowed folders. A change of any
+ * (`fluxer/dm/<channel_id>`), attachments in, voice messages heard through Auris and answered with an
+ * audio file while Vox is on, files out from the allowed folders. A change of any
  * FLUXER_* connection variable reconnects without a restart.
  */
 export default defineInterface({
   interfaceId: INTERFACE_ID,
   description: 'Fluxer bot (FLUXER_BOT_TOKEN; FLUXER_API_BASE_URL / FLUXER_GATEWAY_URL for a self-hosted server).',
   requiredConfig: ['FLUXER_BOT_TOKEN'],
-  needs: ['chain'],
+  needs: ['chain', 'voice'],
   chatPlatform: true,
   create: (context) => {
     const { services, config, logger, reportConnection } = context;
     const sender = new FluxerSender({ rest: () => connection.rest, allowed: () => allowedFoldersOf(context), logger });
-    const onMessage = messageHandler({ chain: services.chain, sender, logger, selfId: () => connection.selfId });
+    const onMessage = messageHandler({
+      chain: services.chain,
+      voice: services.voice,
+      sender,
+      logger,
+      selfId: () => connection.selfId,
+      send: (action, reply) => sendMessage(MessagePayloadSchema.parse(action.payload), reply),
+    });
     /** Messages are handed to the chain one after another, in the gateway's order (each waits only until queued). */
     let handling: Promise<void> = Promise.resolve();
     const connection = new FluxerConnection({
@@ -44,6 +53,11 @@ export default defineInterface({
       if (!found) throw new Error(`not a Fluxer conversation: ${path}`);
       return found;
     };
+    const sendMessage = async (message: z.infer<typeof MessagePayloadSchema>, reply?: string) => {
+      const target = conversation(message.interface_path);
+      await sender.text(target, message.text, reply);
+      if (message.media) await sender.file(target, message.media);
+    };
 
     return {
       actions,
@@ -58,9 +72,7 @@ export default defineInterface({
           return sender.file(conversation(media.interface_path), media.file_url, media.caption);
         }
         const message = MessagePayloadSchema.parse(payload);
-        const target = conversation(message.interface_path);
-        await sender.text(target, message.text, replyTo(origin, message.interface_path));
-        if (message.media) await sender.file(target, message.media);
+        await sendMessage(message, replyTo(origin, message.interface_path));
       },
       start: () => {
         config.onChange(CONNECTION_KEYS, () => {

@@ -1,6 +1,6 @@
 import { ClientEvent, EventType, KnownMembership, type MatrixEvent } from 'matrix-js-sdk';
 import type { Logger } from 'pino';
-import type { Action, ActionOrigin, ChainPort, VoicePort } from '../../src/components/contract.ts';
+import { type Action, type ActionOrigin, type ChainPort, submitWithVoice, type VoicePort } from '../../src/components/contract.ts';
 import type { Live } from './connection.ts';
 import { isVoice, mentions, relationsOf, textOf, type MessageContent } from './incoming.ts';
 import { retrying } from './retrying.ts';
@@ -116,9 +116,14 @@ export class Receiver {
     const eventId = event.getId() ?? '';
     const path = pathOf({ roomId, ...(relations.threadRoot ? { threadRoot: relations.threadRoot } : {}) });
     const [group, replyToSelf, senderName] = await Promise.all([facts.isGroup(roomId), this.answersMe(roomId, relations), facts.nameOf(roomId, sender)]);
-    // A voice message is answered by voice while Vox is on: the interface takes the answer's texts itself.
-    const speakBack = isVoice(content) && voice.canSpeak;
-    const result = await chain.submit(
+    const result = await submitWithVoice(
+      {
+        chain,
+        voice,
+        logger,
+        send: (action, messageId) => this.options.answer(action, { interfaceId: INTERFACE_ID, interfacePath: path, messageId, senderId: sender, metadata: {} }),
+        whileAnswering: (answered) => this.options.typing.during(roomId, answered),
+      },
       {
         interfaceId: INTERFACE_ID,
         interfacePath: path,
@@ -131,29 +136,10 @@ export class Receiver {
         group,
         hints: isVoice(content) ? { animation: 'talk' } : {},
       },
-      { awaitsReply: speakBack },
+      isVoice(content),
     );
     client.sendReadReceipt(event).catch((error: unknown) => logger.debug({ err: error, room_id: roomId }, 'read receipt failed'));
-    const origin: ActionOrigin = { interfaceId: INTERFACE_ID, interfacePath: path, messageId: result.messageId, senderId: sender, metadata: {} };
-    if (result.status === 'queued') {
-      const answered = speakBack ? result.done.then((outcome) => this.speak(origin, outcome.delivered)) : result.done;
-      this.options.typing.during(
-        roomId,
-        answered.catch((error: unknown) => logger.error({ err: error, room_id: roomId }, 'a spoken Matrix answer failed')),
-      );
-    } else if (result.status === 'command') {
-      // Its notice comes back here only when the interface takes the answers itself (a voice message).
-      await this.speak(origin, result.delivered);
-    } else logger.debug({ room_id: roomId, status: result.status }, 'a Matrix message is not answered');
-  }
-
-  /** The answer's texts as voice messages (through Vox, which hands them to `send_media_matrix`), as text when speech fails. */
-  private async speak(origin: ActionOrigin, delivered: Action[]): Promise<void> {
-    for (const action of delivered) {
-      const { text, media } = action.payload;
-      const spoken = typeof text === 'string' && media === undefined && (await this.options.voice.speak(origin.interfacePath, text));
-      if (!spoken) await this.options.answer(action, origin);
-    }
+    if (result.status !== 'queued' && result.status !== 'command') logger.debug({ room_id: roomId, status: result.status }, 'a Matrix message is not answered');
   }
 
   /** A reply to one of its messages, or a message in a thread it started. */

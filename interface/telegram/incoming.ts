@@ -6,7 +6,7 @@ import {
   type ComponentContext,
   hearVoiceMessage,
   type IncomingMessageInput,
-  type SubmitResult,
+  submitWithVoice,
   type VoicePort,
 } from '../../src/components/contract.ts';
 import type { TelegramSender } from './outgoing.ts';
@@ -20,8 +20,8 @@ export interface IncomingOptions {
   voice: VoicePort;
   sender: TelegramSender;
   logger: ComponentContext['logger'];
-  /** Sends the messages of an answer the interface waited for (a voice message's), as its message action would. */
-  deliver(conversation: Conversation, replies: Action[], spoken: boolean): Promise<void>;
+  /** Sends one message of an answer the interface waited for (a voice message's) as written, as its message action would. */
+  send(conversation: Conversation, action: Action): Promise<void>;
 }
 
 /** What Telegram keeps in a message's origin metadata, for the answer to use. */
@@ -114,20 +114,20 @@ export function installHandlers(bot: Bot, options: IncomingOptions): void {
   const { chain, voice, sender, logger } = options;
 
   const submit = async (conversation: Conversation, input: Omit<IncomingMessageInput, 'interfaceId' | 'interfacePath'>, viaVoice: boolean) => {
-    // A voice message is answered by voice when Vox can speak: the interface takes the answer and speaks it.
-    const spoken = viaVoice && voice.canSpeak;
     const interfacePath = pathOf(conversation);
-    const result: SubmitResult = await chain.submit(
-      { interfaceId: INTERFACE_ID, interfacePath, ...input, ...(spoken ? { hints: { animation: 'talk' as const } } : {}) },
-      spoken ? { awaitsReply: true } : {},
+    const result = await submitWithVoice(
+      {
+        chain,
+        voice,
+        logger,
+        send: (action) => options.send(conversation, action),
+        whileAnswering: (answered, spoken) => void answered.finally(sender.activity(conversation, spoken ? 'record_voice' : 'typing')),
+      },
+      { interfaceId: INTERFACE_ID, interfacePath, ...input },
+      viaVoice,
     );
-    if (result.status === 'command') return options.deliver(conversation, result.delivered, spoken);
-    if (result.status !== 'queued') return logger.debug({ interface_path: interfacePath, status: result.status }, 'a Telegram message was not queued');
-    const stopActivity = sender.activity(conversation, spoken ? 'record_voice' : 'typing');
-    void result.done
-      .then((outcome) => (spoken ? options.deliver(conversation, outcome.delivered, true) : undefined))
-      .catch((error: unknown) => logger.warn({ err: error, interface_path: interfacePath }, 'a spoken answer could not be sent'))
-      .finally(stopActivity);
+    if (result.status !== 'queued' && result.status !== 'command')
+      logger.debug({ interface_path: interfacePath, status: result.status }, 'a Telegram message was not queued');
   };
 
   bot.on('message', async (ctx) => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { type Action, type ActionOrigin, defineInterface, messageActionOf } from '../../src/components/contract.ts';
+import { type ActionOrigin, defineInterface, messageActionOf } from '../../src/components/contract.ts';
 import { TelegramConnection } from './connection.ts';
 import { installHandlers } from './incoming.ts';
 import { type Extras, TelegramSender } from './outgoing.ts';
@@ -65,7 +65,14 @@ export default defineInterface({
       settings: () => ({ token: config.get('TELEGRAM_BOT_TOKEN'), apiRoot: config.get('TELEGRAM_API_BASE_URL') }),
       report: reportConnection,
       logger,
-      install: (bot) => installHandlers(bot, { chain, voice, sender, logger, deliver: deliverAll }),
+      install: (bot) =>
+        installHandlers(bot, {
+          chain,
+          voice,
+          sender,
+          logger,
+          send: (conversation, action) => sendMessage(conversation, MessagePayloadSchema.parse(action.payload)),
+        }),
     });
     const sender = new TelegramSender({ api: () => connection.api, voice, logger, localRoot: () => resolve(paths.cwd, config.get('VOX_OUTPUT_DIR')) });
 
@@ -75,16 +82,6 @@ export default defineInterface({
       if (reply !== undefined) extras.replyTo = reply;
       return payload.media ? sender.media(conversation, payload.media, payload.text, extras) : sender.text(conversation, payload.text, extras);
     };
-    /** An answer the interface waited for: spoken when it is plain words and the question was spoken, else sent as written. */
-    async function deliverAll(conversation: Conversation, replies: Action[], spoken: boolean): Promise<void> {
-      for (const action of replies) {
-        const payload = MessagePayloadSchema.parse(action.payload);
-        const plain = !payload.media && !payload.buttons;
-        if (spoken && plain && (await voice.speak(payload.interface_path, payload.text))) continue;
-        await sendMessage(conversation, payload);
-      }
-    }
-
     return {
       actions: {
         [MESSAGE_ACTION]: {
