@@ -17,3 +17,37 @@ export function nextMessage<T>(child: ChildProcess): Promise<T> {
     });
   });
 }
+
+/** A server a benchmark runs in a process of its own, so its figures are its own and not the load generator's. */
+export interface ChildServer {
+  port: number;
+  /** CPU time the server's process has used so far (user and system), in microseconds. */
+  cpuMicros(): Promise<number>;
+  stop(): void;
+}
+
+/** Runs a bench/lib server script that calls `serveFromChild`, and waits for its port. */
+export async function startServer(file: URL, args: string[] = []): Promise<ChildServer> {
+  const child = startProcess(file, args);
+  const { port } = await nextMessage<{ port: number }>(child);
+  return {
+    port,
+    cpuMicros: async () => {
+      const answer = nextMessage<{ cpuMicros: number }>(child);
+      child.send('cpu');
+      return (await answer).cpuMicros;
+    },
+    stop: () => child.disconnect(),
+  };
+}
+
+/** The server's side: reports its port, answers CPU questions, and closes when the parent goes. */
+export function serveFromChild(port: number, close: () => Promise<void>): void {
+  process.send?.({ port });
+  process.on('message', (message) => {
+    if (message !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMicros: user + system });
+  });
+  process.on('disconnect', () => void close().then(() => process.exit(0)));
+}

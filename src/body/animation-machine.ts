@@ -38,6 +38,8 @@ export interface MachineDependencies {
   transports: TransportSet;
   logger: Logger;
   emotions: () => EmotionSnapshot | undefined;
+  /** Called after every change to what plays or to the open contexts (the body's state snapshot goes stale). */
+  changed: () => void;
 }
 
 interface Context {
@@ -120,14 +122,16 @@ export class AnimationMachine {
       // Idle is the absence of contexts. Being accepted, this request outranks or equals every other
       // context; leaving one open would make a later stop skip its outro and the return to idle.
       this.contexts.clear();
+      this.deps.changed();
       if (this.playing.state !== 'idle') this.play('idle', this.playOptions(request));
       return { accepted: true, state: 'idle', context_id: request.contextId ?? null };
     }
     const contextId = request.contextId ?? randomUUID();
     this.contexts.set(contextId, { state, priority });
+    this.deps.changed();
     const continuing = this.playing.state === state && this.playing.loop && this.playing.phase !== 'outro';
     if (continuing) {
-      this.playing = { ...this.playing, contextId, priority };
+      this.show({ ...this.playing, contextId, priority });
     } else {
       this.play(state, { ...this.playOptions(request), contextId });
     }
@@ -137,6 +141,7 @@ export class AnimationMachine {
   /** stop_animation: ends one context; the last one ends the state (through its outro when it has one). */
   stopContext(contextId: string, sessionId?: string): boolean {
     if (!this.contexts.delete(contextId)) return false;
+    this.deps.changed();
     if (this.contexts.size > 0 || this.playing.state === 'idle' || this.endKind === 'outro') return true;
     const outroMs = outroDurationMs(this.playing.file?.descriptor ?? null);
     if (outroMs === undefined) this.enterIdle('stop', sessionId);
@@ -186,7 +191,7 @@ export class AnimationMachine {
     const loop = effectiveLoop(state, descriptor, options.loop ?? state === 'idle');
     const phase: Phase = descriptor?.intro ? 'intro' : loop ? 'loop' : 'once';
     const previous = this.playing;
-    this.playing = {
+    this.show({
       state,
       file,
       loop,
@@ -195,7 +200,7 @@ export class AnimationMachine {
       priority: this.deps.states.priority(state),
       source: options.source,
       contextId: options.contextId,
-    };
+    });
     const changed = previous.state !== state || previous.file?.url !== file?.url || previous.loop !== loop || previous.phase === 'outro' || !loop;
     if (changed) this.announce(previous.state, options.sessionId);
     if (!loop) this.setEndTimer('fallback', fallbackDelayMs(descriptor), () => this.finish());
@@ -231,15 +236,20 @@ export class AnimationMachine {
 
   private playOutro(outroMs: number): void {
     this.cancelRotation();
-    this.playing = { ...this.playing, phase: 'outro', loop: false, startedAt: this.deps.clock.now() };
+    this.show({ ...this.playing, phase: 'outro', loop: false, startedAt: this.deps.clock.now() });
     const message = this.snapshot();
     if (message) this.deps.transports.each('broadcastAnimation', message);
     this.setEndTimer('outro', outroMs, () => this.enterIdle('outro'));
   }
 
+  private show(playing: Playing): void {
+    this.playing = playing;
+    this.deps.changed();
+  }
+
   /** A non-looping clip is over: its context ends with it. */
   private finish(): void {
-    if (this.playing.contextId !== undefined) this.contexts.delete(this.playing.contextId);
+    if (this.playing.contextId !== undefined && this.contexts.delete(this.playing.contextId)) this.deps.changed();
     this.enterIdle('finished');
   }
 
@@ -293,6 +303,7 @@ export class AnimationMachine {
     if (busy) return;
     this.deps.logger.warn({ state, contexts: this.contextIds() }, 'watchdog: state is stuck, returning to idle');
     this.contexts.clear();
+    this.deps.changed();
     this.enterIdle('watchdog');
   }
 }

@@ -1,6 +1,6 @@
 import type { Clock, TimerHandle } from './clock.ts';
 import type { Lipsync } from '../audio/lipsync.ts';
-import type { AudioState } from './messages.ts';
+import type { AudioState, PlayingAudio } from './messages.ts';
 
 /** Kept after the estimated end of the audio, so a slow client is not cut short. */
 export const AUDIO_CLEAR_BUFFER_MS = 1000;
@@ -43,12 +43,24 @@ export class AudioTracker {
     this.onChange(null);
   }
 
-  /** The audio with offset_s as of now, or null. */
+  /** The audio with offset_s as of now, or null. offset_s comes last: snapshots write it in at each read. */
   current(): AudioState | null {
+    const audio = this.playingAudio();
+    return audio && { ...audio, offset_s: this.offset() };
+  }
+
+  /** What plays, without the offset (which moves with the clock), or null. */
+  playingAudio(): PlayingAudio | null {
     if (!this.playing) return null;
+    const { audio } = this.playing;
+    return { url: audio.url, audio_duration_s: audio.audio_duration_s, lipsync_data: audio.lipsync_data ?? null };
+  }
+
+  /** Seconds played as of now; 0 while nothing plays. */
+  offset(): number {
+    if (!this.playing) return 0;
     const { audio, startedAt } = this.playing;
-    const offset = Math.min(audio.audio_duration_s, Math.max(0, (this.clock.now() - startedAt) / 1000));
-    return { url: audio.url, audio_duration_s: audio.audio_duration_s, offset_s: offset, lipsync_data: audio.lipsync_data ?? null };
+    return Math.min(audio.audio_duration_s, Math.max(0, (this.clock.now() - startedAt) / 1000));
   }
 
   stop(): void {

@@ -9,6 +9,7 @@ import { systemClock, type Clock, type Random } from './clock.ts';
 import { FaceState } from './face-state.ts';
 import type { AnimationView, AudioState, BodyMessage, EmotionSnapshot, FullBodyState, VrmModel, VrmModelMessage } from './messages.ts';
 import { FALLBACK_SKIN, findSkinModel, skinUrl } from './skin-files.ts';
+import { snapshotState, type StateSnapshot, type TaggedJson } from './state-snapshot.ts';
 import { StateRegistry } from './states.ts';
 import { TransportSet, type BodyTransport } from './transports.ts';
 
@@ -36,7 +37,16 @@ export class BodyServer {
   private readonly face = new FaceState();
   private readonly clock: Clock;
   private model: VrmModel | undefined;
+  /** The model's broadcast, kept so every welcome sends the very same object (serialised once). */
+  private modelMessage: VrmModelMessage | undefined;
   private skinModelUrl: string | undefined;
+  /** Dropped at every change of the full state, made again by the next read. */
+  private snapshot: StateSnapshot | undefined;
+  private readonly forgetSnapshot = () => {
+    this.snapshot = undefined;
+  };
+  /** Asked by the snapshot only while speech plays; one function for every read. */
+  private readonly audioOffset = () => this.audio.offset();
   private emotionSource: (() => EmotionSnapshot | undefined) | undefined;
 
   constructor(private readonly options: BodyServerOptions) {
@@ -49,7 +59,10 @@ export class BodyServer {
       () => [this.library.skin, FALLBACK_SKIN],
       () => this.library.temporaryPaths(),
     );
-    this.audio = new AudioTracker(this.clock, (audio) => this.transports.each('broadcastAudio', { type: 'vrm_audio', audio }));
+    this.audio = new AudioTracker(this.clock, (audio) => {
+      this.forgetSnapshot();
+      this.transports.each('broadcastAudio', { type: 'vrm_audio', audio });
+    });
     this.machine = new AnimationMachine({
       clock: this.clock,
       random: options.random ?? Math.random,
@@ -58,6 +71,7 @@ export class BodyServer {
       transports: this.transports,
       logger,
       emotions: () => this.emotions(),
+      changed: this.forgetSnapshot,
     });
   }
 
@@ -176,7 +190,9 @@ export class BodyServer {
     const model: VrmModel = hash === undefined ? { name, url } : { name, url, hash };
     if (this.model && this.model.url === url && this.model.name === name && this.model.hash === hash) return;
     this.model = model;
-    this.transports.each('broadcastModel', { type: 'vrm_model', ...model });
+    this.modelMessage = { type: 'vrm_model', ...model };
+    this.forgetSnapshot();
+    this.transports.each('broadcastModel', this.modelMessage);
   }
 
   getVrmModel(): VrmModel | null {
@@ -190,7 +206,9 @@ export class BodyServer {
 
   setFaceValues(values: Record<string, number>): void {
     const message = this.face.setValues(values, this.clock.now());
-    if (message) this.transports.each('broadcastFace', message);
+    if (!message) return;
+    this.forgetSnapshot();
+    this.transports.each('broadcastFace', message);
   }
 
   getFaceValues(): Record<string, number> {
@@ -232,6 +250,21 @@ export class BodyServer {
     return { vrm_model: this.getVrmModel(), animation: this.getAnimation(), face_values: this.getFaceValues(), audio: this.getAudio() };
   }
 
+  /**
+   * The full state as JSON text with its entity tag, serialised once per change (when first read after
+   * it) rather than per reader: what pollers of GET /api/body/state get. The same text as
+   * `JSON.stringify(getFullState())`, face values from the object the sockets send.
+   */
+  getFullStateJson(): TaggedJson {
+    this.snapshot ??= snapshotState({
+      vrm_model: this.getVrmModel(),
+      animation: this.getAnimation(),
+      face_values: this.face.message().values,
+      audio: this.audio.playingAudio(),
+    });
+    return this.snapshot(this.audioOffset);
+  }
+
   getAssetManifest(): Promise<Asset[]> {
     return this.assets.list();
   }
@@ -247,7 +280,7 @@ export class BodyServer {
    */
   welcomeMessages(hasAssets: Iterable<string>): BodyMessage[] {
     const held = new Set(hasAssets);
-    const model: VrmModelMessage | undefined = this.model ? { type: 'vrm_model', ...this.model } : undefined;
+    const model = this.modelMessage;
     const modelMissing = model !== undefined && !held.has(model.url) && !(model.hash !== undefined && held.has(model.hash));
     const messages: BodyMessage[] = [];
     if (model && modelMissing) messages.push(model);

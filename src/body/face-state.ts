@@ -12,25 +12,27 @@ function sameValues(a: Record<string, number>, b: Record<string, number>): boole
 
 /** Face blend-shape values and the short-lived expression override; reports only real changes. */
 export class FaceState {
-  private values: Record<string, number> = {};
+  /** One message per change: the broadcast, every welcome and the state snapshot share it. */
+  private latest: VrmFaceMessage = { type: 'vrm_face', values: {} };
   private updatedAt: number | undefined;
   private expression: { name: string; intensity: number } | undefined;
 
   /** Replaces the values; returns the broadcast when they changed. */
   setValues(values: Record<string, number>, now: number): VrmFaceMessage | undefined {
     const clamped = Object.fromEntries(Object.entries(values).map(([name, value]) => [name, clampWeight(value)]));
-    if (sameValues(clamped, this.values)) return undefined;
-    this.values = clamped;
+    if (sameValues(clamped, this.latest.values)) return undefined;
+    this.latest = { type: 'vrm_face', values: clamped };
     this.updatedAt = now;
-    return this.message();
+    return this.latest;
   }
 
+  /** The current values as a message; shared, never to be mutated. */
   message(): VrmFaceMessage {
-    return { type: 'vrm_face', values: { ...this.values } };
+    return this.latest;
   }
 
   current(): Record<string, number> {
-    return { ...this.values };
+    return { ...this.latest.values };
   }
 
   setExpression(name: string, intensity: number): ExpressionMessage | undefined {

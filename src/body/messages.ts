@@ -93,11 +93,14 @@ export interface PreloadAnimationMessage {
 export interface AudioState {
   url: string;
   audio_duration_s: number;
-  /** Seconds already played, for a client that joins late. */
-  offset_s: number;
   /** Vox's lip-sync timeline, validated where it is made. */
   lipsync_data: Lipsync | null;
+  /** Seconds already played, for a client that joins late. */
+  offset_s: number;
 }
+
+/** The speech audio without its offset, which moves with the clock. */
+export type PlayingAudio = Omit<AudioState, 'offset_s'>;
 
 /** Speech audio now playing (or `audio: null` when it ended). */
 export interface VrmAudioMessage {

@@ -12,6 +12,8 @@ const MAX_ORIGIN_LENGTH = 512;
 /** 127.0.0.0/8, ::1 and their IPv4-mapped IPv6 spelling. */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
+  // What a socket reports for a local client, answered without parsing: this runs on every request.
+  if (address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1') return true;
   const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
   if (isIP(bare) === 4) return bare.startsWith('127.');
   return bare === '::1';
@@ -19,7 +21,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /** `name:port`, `[v6]:port` or a bare name, as the Host header or a URL host writes it. */
 export function splitHost(host: string): { name: string; port: string } {
-  const bracketed = /^\[([^\]]*)\](?::(\d*))?$/.exec(host);
+  const bracketed = host.startsWith('[') ? /^\[([^\]]*)\](?::(\d*))?$/.exec(host) : null;
   if (bracketed) return { name: bracketed[1] ?? '', port: bracketed[2] ?? '' };
   const colon = host.lastIndexOf(':');
   // A bare IPv6 address has several colons and no port.
@@ -33,6 +35,8 @@ export function splitHost(host: string): { name: string; port: string } {
  * APP_ALLOWED_HOSTS). A DNS name that merely resolves here (DNS rebinding) is not among them.
  */
 export function isLocalHostName(name: string, extra: readonly string[]): boolean {
+  // The names local clients send most, answered before any parsing.
+  if (name === 'localhost' || name === '127.0.0.1') return true;
   const host = name.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isLoopbackAddress(host) || UNSPECIFIED.has(host)) return true;

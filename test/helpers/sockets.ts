@@ -4,6 +4,8 @@ export interface OpenedSocket {
   socket: WebSocket;
   /** Every text message received so far, parsed when JSON. */
   messages: unknown[];
+  /** The same messages as the text that arrived, byte for byte. */
+  texts: string[];
   /** Resolves with the close code once the server closes the socket. */
   closed: Promise<number>;
   /** Resolves with the first message matching `predicate` (including ones already received). */
@@ -14,9 +16,11 @@ export interface OpenedSocket {
 export async function openSocket(url: string, headers: Record<string, string> = {}): Promise<OpenedSocket> {
   const socket = new WebSocket(url, { headers });
   const messages: unknown[] = [];
+  const texts: string[] = [];
   const waiters: Array<{ predicate: (message: unknown) => boolean; resolve: (message: unknown) => void }> = [];
   socket.on('message', (data: WebSocket.RawData) => {
     const text = data.toString();
+    texts.push(text);
     let message: unknown = text;
     try {
       message = JSON.parse(text);
@@ -39,6 +43,7 @@ export async function openSocket(url: string, headers: Record<string, string> = 
   return {
     socket,
     messages,
+    texts,
     closed,
     next(predicate = () => true, timeoutMs = 5000) {
       const found = messages.find(predicate);

@@ -7,12 +7,28 @@ import { FALLBACK_SKIN } from '../../body/skin-files.ts';
 import { notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { assertSegments, requestState, StateRequestSchema, StateResultSchema, withKnownState } from '../body-requests.ts';
+import {
+  AnimationViewSchema,
+  AssetManifestSchema,
+  AudioAnswerSchema,
+  DescriptorManifestSchema,
+  FaceAnswerSchema,
+  FileDescriptorSchema,
+  FullStateSchema,
+  MissingAssetsSchema,
+  ModelAnswerSchema,
+  ResolvedDescriptorSchema,
+  VariantsSchema,
+} from '../body-responses.ts';
+import { holdsTag } from '../entity-tag.ts';
 
 const ActionSchema = z.union([z.object({ stop: z.string().min(1).max(256) }).strict(), StateRequestSchema]);
 const StateParams = z.object({ state: z.string().min(1).max(128) });
 const FileParams = z.object({ state: z.string().min(1).max(128), file: z.string().min(1).max(255) });
 const HeldAssets = z.array(z.string().max(2048)).max(10_000);
 const MissingBodySchema = z.object({ has_assets: HeldAssets.optional(), has: HeldAssets.optional() });
+/** No body: the client's copy, named by its If-None-Match tag, is current. */
+const NotModifiedSchema = z.void().describe('Not modified');
 const MissingQuerySchema = z.object({ has_assets: z.string().max(100_000).optional(), has: z.string().max(100_000).optional() });
 
 function listing(file: AnimationFile) {
@@ -24,11 +40,34 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   const { body } = services;
   const skins = () => [body.library.skin, FALLBACK_SKIN];
 
-  app.get('/api/body/state', { schema: { summary: 'Full body state: model, animation, face values, audio' } }, async () => body.getFullState());
-  app.get('/api/body/state/animation', { schema: { summary: 'The current animation' } }, async () => body.getAnimation());
-  app.get('/api/body/state/model', { schema: { summary: 'The current VRM model, or null' } }, async () => ({ vrm_model: body.getVrmModel() }));
-  app.get('/api/body/state/face', { schema: { summary: 'Current face blend-shape values' } }, async () => ({ face_values: body.getFaceValues() }));
-  app.get('/api/body/state/audio', { schema: { summary: 'Speech audio playing now, or null' } }, async () => ({ audio: body.getAudio() }));
+  // What a desktop companion polls: the text serialised at the last change, and 304 for the tag it holds.
+  app.get(
+    '/api/body/state',
+    {
+      schema: {
+        summary: 'Full body state: model, animation, face values, audio (ETag; If-None-Match answers 304)',
+        response: { 200: FullStateSchema, 304: NotModifiedSchema },
+      },
+    },
+    (request, reply) => {
+      const state = body.getFullStateJson();
+      reply.header('etag', state.etag).header('cache-control', 'no-cache');
+      if (holdsTag(request.headers['if-none-match'], state.etag)) return reply.code(304).send();
+      return reply.header('content-type', 'application/json; charset=utf-8').send(state.json);
+    },
+  );
+  app.get('/api/body/state/animation', { schema: { summary: 'The current animation', response: { 200: AnimationViewSchema } } }, async () =>
+    body.getAnimation(),
+  );
+  app.get('/api/body/state/model', { schema: { summary: 'The current VRM model, or null', response: { 200: ModelAnswerSchema } } }, async () => ({
+    vrm_model: body.getVrmModel(),
+  }));
+  app.get('/api/body/state/face', { schema: { summary: 'Current face blend-shape values', response: { 200: FaceAnswerSchema } } }, async () => ({
+    face_values: body.getFaceValues(),
+  }));
+  app.get('/api/body/state/audio', { schema: { summary: 'Speech audio playing now, or null', response: { 200: AudioAnswerSchema } } }, async () => ({
+    audio: body.getAudio(),
+  }));
 
   app.post(
     '/api/body/action',
@@ -49,13 +88,23 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
   );
 
-  app.get('/api/body/animations/manifest', { schema: { summary: 'Reusable descriptors with their animation URLs' } }, async (request) => ({
-    descriptors: (await listDescriptors(services.paths.skins, skins(), request.log)).map(({ skin: _skin, ...entry }) => entry),
-  }));
+  app.get(
+    '/api/body/animations/manifest',
+    { schema: { summary: 'Reusable descriptors with their animation URLs', response: { 200: DescriptorManifestSchema } } },
+    async (request) => ({
+      descriptors: (await listDescriptors(services.paths.skins, skins(), request.log)).map(({ skin: _skin, ...entry }) => entry),
+    }),
+  );
 
   app.get(
     '/api/body/animations/resolve',
-    { schema: { summary: 'The animation URL and descriptor of a descriptor id', querystring: z.object({ descriptor_id: z.string().min(1).max(1024) }) } },
+    {
+      schema: {
+        summary: 'The animation URL and descriptor of a descriptor id',
+        querystring: z.object({ descriptor_id: z.string().min(1).max(1024) }),
+        response: { 200: ResolvedDescriptorSchema },
+      },
+    },
     async (request) => {
       const entry = await resolveDescriptor(services.paths.skins, request.query.descriptor_id, request.log);
       if (!entry) throw notFound(`Unknown descriptor id: ${request.query.descriptor_id}`);
@@ -63,19 +112,23 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
   );
 
-  app.get('/api/body/animations/:state', { schema: { summary: 'The animations of a state, by bucket', params: StateParams } }, async (request) => {
-    const variants = withKnownState(() => body.getAnimationVariants(request.params.state));
-    const state = body.states.resolve(request.params.state);
-    return {
-      state,
-      sequential: body.library.isSequential(state),
-      variants: { loop: variants.loop.map(listing), post: variants.post.map(listing), other: variants.other.map(listing) },
-    };
-  });
+  app.get(
+    '/api/body/animations/:state',
+    { schema: { summary: 'The animations of a state, by bucket', params: StateParams, response: { 200: VariantsSchema } } },
+    async (request) => {
+      const variants = withKnownState(() => body.getAnimationVariants(request.params.state));
+      const state = body.states.resolve(request.params.state);
+      return {
+        state,
+        sequential: body.library.isSequential(state),
+        variants: { loop: variants.loop.map(listing), post: variants.post.map(listing), other: variants.other.map(listing) },
+      };
+    },
+  );
 
   app.get(
     '/api/body/animations/:state/:file/descriptor',
-    { schema: { summary: 'The descriptor of one animation file and its analysis', params: FileParams } },
+    { schema: { summary: 'The descriptor of one animation file and its analysis', params: FileParams, response: { 200: FileDescriptorSchema } } },
     async (request) => {
       assertSegments(request.params.file);
       const state = withKnownState(() => body.states.resolve(request.params.state));
@@ -85,13 +138,21 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
     },
   );
 
-  app.get('/api/body/assets/manifest', { schema: { summary: 'SHA-256 manifest of the active and fallback skins' } }, async () => ({
-    assets: await body.getAssetManifest(),
-  }));
+  app.get(
+    '/api/body/assets/manifest',
+    { schema: { summary: 'SHA-256 manifest of the active and fallback skins', response: { 200: AssetManifestSchema } } },
+    async () => ({ assets: await body.getAssetManifest() }),
+  );
 
   app.get(
     '/api/body/assets/missing',
-    { schema: { summary: 'Assets missing from a comma-separated list of held hashes or URLs', querystring: MissingQuerySchema } },
+    {
+      schema: {
+        summary: 'Assets missing from a comma-separated list of held hashes or URLs',
+        querystring: MissingQuerySchema,
+        response: { 200: MissingAssetsSchema },
+      },
+    },
     async (request) => {
       const held = (request.query.has_assets ?? request.query.has ?? '').split(',').filter((entry) => entry !== '');
       return { missing: await body.getMissingAssets(held) };
@@ -100,7 +161,7 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
 
   app.post(
     '/api/body/assets/missing',
-    { schema: { summary: 'Assets missing from a list of held hashes or URLs', body: MissingBodySchema } },
+    { schema: { summary: 'Assets missing from a list of held hashes or URLs', body: MissingBodySchema, response: { 200: MissingAssetsSchema } } },
     async (request) => ({ missing: await body.getMissingAssets([...(request.body.has_assets ?? []), ...(request.body.has ?? [])]) }),
   );
 };
