@@ -21,6 +21,7 @@ import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import { AttentionModes, parseAttentionCommand } from './attention.ts';
 import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './message-animation.ts';
+import { DeferredWork, deferredAnimation } from './deferred-work.ts';
 import { collectStream } from './collect.ts';
 import { ConversationQueue } from './conversation-queue.ts';
 import { NO_ENGINE_NOTICE, type CortexSelector } from './cortex-selector.ts';
@@ -63,6 +64,8 @@ export class MessageChain {
   private readonly limiter: UserRateLimiter;
   private readonly logger: Logger;
   private readonly stopping = new AbortController();
+  /** What a message that brings its own history does once its engine's request is out: its save, the body's moves. */
+  private readonly afterRequest = new DeferredWork();
   private inFlight = 0;
 
   constructor(private readonly options: ChainOptions) {
@@ -85,8 +88,8 @@ export class MessageChain {
 
   /**
    * Hands a message to the chain; resolves once it is saved and queued (or turned away), not answered.
-   * A message that brings its own history (the compat API) is queued while its save completes: its
-   * prompt does not read the stored history, so the model is asked without waiting for the database.
+   * A message that brings its own history (the compat API) reads nothing stored: the engine is asked
+   * first, and its save and the body's think and write follow in the same turn of the event loop.
    */
   async submit(input: IncomingMessageInput, options: SubmitOptions = {}): Promise<SubmitResult> {
     const message = IncomingMessageSchema.parse(input);
@@ -118,12 +121,14 @@ export class MessageChain {
       await this.runCommand(command, message, origin, asker);
       return { status: 'command', messageId, command, delivered };
     }
-    const saved = this.options.history.save({
-      interfacePath: message.interfacePath,
-      text: message.text,
-      senderId: message.senderId,
-      senderName: message.senderName,
-    });
+    const save = () =>
+      this.options.history.save({
+        interfacePath: message.interfacePath,
+        text: message.text,
+        senderId: message.senderId,
+        senderName: message.senderName,
+      });
+    const saved = message.history ? this.afterRequest.later(save) : save();
     if (message.history)
       saved.catch((error: unknown) =>
         this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'),
@@ -172,7 +177,8 @@ export class MessageChain {
 
   private animationFor(message: IncomingMessage, messageId: string): MessageAnimation {
     if (this.definitionOf(message.interfaceId)?.ownsAnimation) return noAnimation;
-    return messageAnimation(this.options.body, this.logger, `chain:${messageId}`, message.hints.sessionId, message.interfaceId);
+    const animation = messageAnimation(this.options.body, this.logger, `chain:${messageId}`, message.hints.sessionId, message.interfaceId);
+    return message.history ? deferredAnimation(animation, this.afterRequest) : animation;
   }
 
   /** `saved`: the message's place in the history; users' later messages, still queued, are not its context yet. */
@@ -229,6 +235,8 @@ export class MessageChain {
         options.onDelta,
       );
       const parsed = parseReply(reply);
+      // An engine that answered within the turn it was asked in: the user's save comes before the reply's.
+      this.afterRequest.flush();
       if (parsed.text === '' && parsed.actions.length === 0) throw new Error('the engine answered nothing');
       const report = await dispatchReply(parsed, origin, {
         delivery: this.options.delivery,

@@ -109,8 +109,9 @@ export class CompatBridge {
           engine: input.engine,
           onUsage: (counted) => (usage = counted),
           onDelta: (delta) => {
-            timings.firstDelta ??= process.hrtime.bigint();
-            timings.lastDelta = process.hrtime.bigint();
+            const now = process.hrtime.bigint();
+            timings.firstDelta ??= now;
+            timings.lastDelta = now;
             stall.touch();
             stream.push(delta);
           },

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_HISTORY_TURNS } from '../components/messages.ts';
 
@@ -27,10 +27,7 @@ export function conversationId(header: string | undefined, turns: ClientTurn[]):
   if (header !== undefined) return ConversationIdSchema.parse(header);
   const system = turns.find((turn) => turn.role === 'system')?.content ?? '';
   const user = turns.find((turn) => turn.role === 'user')?.content ?? '';
-  return createHash('sha256')
-    .update(JSON.stringify([system, user]))
-    .digest('hex')
-    .slice(0, 16);
+  return hash('sha256', JSON.stringify([system, user]), 'hex').slice(0, 16);
 }
 
 export interface SplitConversation {

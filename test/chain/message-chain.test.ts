@@ -126,6 +126,52 @@ describe('message chain', () => {
     ]);
   });
 
+  it('asks the engine first for a message that brings its own history, then saves it and moves the body while the engine answers', async () => {
+    const chain = await start();
+    const chat = test.services.history.chat;
+    const save = chat.save.bind(chat);
+    const seen: string[] = [];
+    const asked = () => `${record.prompts.length} engine request(s)`;
+    let saving: () => void = () => undefined;
+    const saveCalled = new Promise<void>((resolve) => (saving = resolve));
+    chat.save = (input) => {
+      seen.push(`save of "${input.message_text}" after ${asked()}`);
+      saving();
+      return save(input);
+    };
+    test.services.body.onAnimationStateChanged((change) => seen.push(`${change.state} after ${asked()}`));
+    record.script.push('hang');
+    const controller = new AbortController();
+    const submitted = await chain.submit(message('hi', { history: [{ role: 'user', content: 'earlier' }] }), { signal: controller.signal });
+    await saveCalled;
+    expect(seen).toEqual(['save of "hi" after 1 engine request(s)', 'think after 1 engine request(s)', 'write after 1 engine request(s)']);
+    controller.abort(new Error('client gone'));
+    expect(await answered(Promise.resolve(submitted))).toMatchObject({ outcome: 'cancelled' });
+    expect(seen.at(-1)).toBe('idle after 1 engine request(s)');
+    expect((await chat.load('echo/1')).map((item) => item.text)).toEqual(['hi']);
+    // An engine that answers within the same turn: the message is saved before the reply, and the body
+    // still thinks and writes before it idles.
+    seen.length = 0;
+    record.script.push('At once.');
+    await answered(chain.submit(message('again', { history: [] })));
+    expect(seen).toEqual([
+      'save of "again" after 2 engine request(s)',
+      'think after 2 engine request(s)',
+      'write after 2 engine request(s)',
+      'save of "At once." after 2 engine request(s)',
+      'idle after 2 engine request(s)',
+    ]);
+    seen.length = 0;
+    record.script.push(new Error('the model is down'));
+    expect(await answered(chain.submit(message('fail', { history: [] })))).toMatchObject({ outcome: 'error' });
+    expect(seen).toEqual([
+      'save of "fail" after 3 engine request(s)',
+      'think after 3 engine request(s)',
+      'write after 3 engine request(s)',
+      'idle after 3 engine request(s)',
+    ]);
+  });
+
   it('runs valid actions and logs and skips unknown, inactive and invalid ones', async () => {
     const chain = await start();
     record.script.push(
