@@ -1,14 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type Client, Routes } from 'discord.js';
-import { type ComponentContext, realLocalFile, splitMessage } from '../../src/components/contract.ts';
+import { type ComponentContext, realLocalFile, splitMessage, TypingIndicators } from '../../src/components/contract.ts';
 import type { Conversation } from './paths.ts';
 
 /** Discord's limit of a message's content, in characters. */
 export const MAX_TEXT = 2000;
 /** When "typing…" first shows, and how often it is repeated: Discord shows it for ten seconds or until a message arrives. */
-const TYPING_DELAY_MS = 1000;
-const TYPING_REPEAT_MS = 8000;
 
 export interface SenderOptions {
   client(): Client | undefined;
@@ -24,7 +22,7 @@ export interface SenderOptions {
  * prepared. In a guild channel the first part replies to the message it answers.
  */
 export class DiscordSender {
-  private readonly typings = new Set<() => void>();
+  private readonly typings = new TypingIndicators();
 
   constructor(private readonly options: SenderOptions) {}
 
@@ -55,21 +53,12 @@ export class DiscordSender {
       void this.client()
         .rest.post(Routes.channelTyping(conversation.channelId))
         .catch((error: unknown) => this.options.logger.debug({ err: error }, 'the typing indicator was not shown'));
-    let timer = setTimeout(() => {
-      send();
-      timer = setInterval(send, TYPING_REPEAT_MS);
-    }, TYPING_DELAY_MS);
-    const stop = () => {
-      clearTimeout(timer);
-      this.typings.delete(stop);
-    };
-    this.typings.add(stop);
-    return stop;
+    return this.typings.start(send);
   }
 
   /** Ends every typing indicator (the bot stops). */
   stop(): void {
-    for (const stop of this.typings) stop();
+    this.typings.stopAll();
   }
 
   private client(): Client {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { type AllowedFolders, type ComponentContext, realLocalFile, splitMessage } from '../../src/components/contract.ts';
+import { type AllowedFolders, type ComponentContext, realLocalFile, splitMessage, TypingIndicators } from '../../src/components/contract.ts';
 import type { Conversation } from './paths.ts';
 import type { FluxerRest, MessageBody } from './rest.ts';
 
@@ -10,8 +10,6 @@ export const MAX_CONTENT = 2000;
  * "typing..." shows only for an answer that takes a while (a quick one would wait behind its request),
  * then again before it fades after about ten seconds.
  */
-const TYPING_DELAY_MS = 1000;
-const TYPING_EVERY_MS = 8000;
 
 const CONTENT_TYPES: Record<string, string> = {
   '.wav': 'audio/wav',
@@ -34,7 +32,7 @@ export interface SenderOptions {
 
 /** What the bot posts: text split at 2000 characters, files uploaded from the allowed folders, "typing...". */
 export class FluxerSender {
-  private readonly typings = new Set<() => void>();
+  private readonly typings = new TypingIndicators();
 
   constructor(private readonly options: SenderOptions) {}
 
@@ -67,21 +65,12 @@ export class FluxerSender {
         .rest()
         ?.typing(conversation.channelId)
         .catch((error: unknown) => this.options.logger.debug({ err: error }, 'the Fluxer typing indicator could not be sent'));
-    let timer = setTimeout(() => {
-      void show();
-      timer = setInterval(show, TYPING_EVERY_MS);
-    }, TYPING_DELAY_MS);
-    const stop = () => {
-      clearTimeout(timer);
-      this.typings.delete(stop);
-    };
-    this.typings.add(stop);
-    return stop;
+    return this.typings.start(() => void show());
   }
 
   /** Ends every "typing..." (the bot stops). */
   stop(): void {
-    for (const stop of this.typings) stop();
+    this.typings.stopAll();
   }
 
   private rest(): FluxerRest {

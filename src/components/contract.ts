@@ -7,6 +7,7 @@ export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMess
 export { deliveredText, messageActionOf } from './messages.ts';
 export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.ts';
 export { splitMessage } from './split-message.ts';
+export { TypingIndicators } from './typing-indicators.ts';
 export { deliverReplies, type SpokenReplyOptions, submitWithVoice } from './spoken-replies.ts';
 export { hearVoiceMessage, VOICE_UNCLEAR, VOICE_UNHEARD, type VoiceMessageSource } from './voice-messages.ts';
 
