@@ -21,6 +21,8 @@ const DEBIAN_TOOLS = [
   { command: 'pocketsphinx_continuous', pkg: 'pocketsphinx' },
   // The English model of the offline speech-to-text tests; a data package with no program of its own.
   { path: '/usr/share/pocketsphinx/model/en-us/en-us', pkg: 'pocketsphinx-en-us' },
+  // The Prometheus project's parser of the metrics text format, which GET /api/metrics must satisfy.
+  { path: '/usr/lib/python3/dist-packages/prometheus_client/parser.py', pkg: 'python3-prometheus-client' },
 ];
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

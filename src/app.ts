@@ -13,6 +13,7 @@ import { bodyRoutes } from './http/routes/body.ts';
 import { chatArchiveRoutes } from './http/routes/chat-archives.ts';
 import { chatSessionRoutes } from './http/routes/chat-session.ts';
 import { capabilityRoutes } from './http/routes/capabilities.ts';
+import { metricsRoutes } from './http/routes/metrics.ts';
 import { componentProvidedRoutes } from './http/routes/component-routes.ts';
 import { componentRoutes } from './http/routes/components.ts';
 import { configRoutes } from './http/routes/config.ts';
@@ -95,6 +96,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(audioStreamRoutes, { services });
   await app.register(componentRoutes, { services });
   await app.register(capabilityRoutes, { services });
+  await app.register(metricsRoutes, { services });
   await app.register(integrationRoutes, { services });
   await app.register(componentProvidedRoutes, { services });
   if (config.get('WEB_DEBUG')) await app.register(logStreamRoutes, { services });

@@ -16,6 +16,7 @@ import { createHistoryServices, type HistoryServices } from './history/history-s
 import type { LogTap, Logger } from './logging.ts';
 import { followSecrets } from './logging-redact.ts';
 import { HELLO_TIMEOUT_MS, SocketGate } from './realtime/socket-gate.ts';
+import { Metrics } from './system/metrics.ts';
 import { SessionTokens, TrustPolicy, type ListenerTrust } from './trust.ts';
 
 export interface ListeningPorts {
@@ -68,6 +69,8 @@ export interface Services extends MessagingServices {
   history: HistoryServices;
   /** Speech: Auris (speech-to-text), Vox (text-to-speech with lip-sync), Live (streaming voice). */
   audio: AudioServices;
+  /** Prometheus metrics: stage latencies, socket and queue gauges (`GET /api/metrics`). */
+  metrics: Metrics;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
   disposers: Array<() => Promise<void> | void>;
 }
@@ -130,6 +133,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
   };
   const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   disposers.push(history.stop);
+  const metrics = new Metrics();
   const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
   disposers.push(bodyService.stop);
   const avatarFiles = await startAvatarFiles({ body: bodyService.body, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
@@ -147,6 +151,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     history: history.chat,
     diary: history.diary,
     paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
+    metrics,
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
   });
   disposers.push(stopAssistant);
@@ -173,6 +178,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     body: bodyService.body,
     avatarFiles,
     history,
+    metrics,
     ...messaging,
     audio,
     disposers,

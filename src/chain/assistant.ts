@@ -16,6 +16,7 @@ import { CortexSelector } from './cortex-selector.ts';
 import { diaryPort, historyPort } from './history-adapter.ts';
 import { integrationInterface } from './integration-interface.ts';
 import { Integrations } from './integrations.ts';
+import type { Metrics } from '../system/metrics.ts';
 import { MessageChain } from './message-chain.ts';
 import { SpeechSlot, VoiceSlot } from './speech.ts';
 import { operatorRule } from './trainers.ts';
@@ -33,6 +34,7 @@ export interface AssistantOptions {
   /** The process's chat history, when it has one; otherwise the chain opens its own over the database. */
   history?: ChatHistory;
   diary: DiaryRepository;
+  metrics: Metrics;
 }
 
 /**
@@ -85,12 +87,14 @@ export function createAssistant(options: AssistantOptions): Assistant {
     webChat: { show: (interfacePath, text) => webChat.say(interfacePath, text) },
     compat: { cancelAll: () => compat.cancelAll() },
     voice,
+    metrics: { observeStage: (stage, seconds) => options.metrics.observeStage(stage, seconds) },
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
   const operators = operatorRule(config, components);
   const delivery = new Delivery({ registry: components, mayOperate: operators.mayOperate, logger });
   const cortex = new CortexSelector(components, config);
-  const chain = new MessageChain({ registry: components, delivery, operators, cortex, history, body, config, logger, speech });
+  const chain = new MessageChain({ registry: components, delivery, operators, cortex, history, body, config, logger, speech, metrics: options.metrics });
+  options.metrics.gauge('anima_chain_queue_depth', 'Messages being answered or waiting in the chain', () => chain.pending);
   const integrations = new Integrations(new IntegrationsRepository(database.db), chain);
   const webChat = new WebChat({ chain, logger: logger.child({ component: 'web_chat' }) });
   const compat = new CompatBridge({ chain, config, logger: logger.child({ component: 'compat' }) });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { linkedSignal, type LinkedSignal } from './linked-signal.ts';
 import type { BodyServer } from '../body/body-server.ts';
-import type { CortexInstance, InterfaceDefinition } from '../components/contract.ts';
+import type { CompletedTurn, CortexInstance, InterfaceDefinition, PromptTurn } from '../components/contract.ts';
 import type { Asker, Delivery } from '../components/delivery.ts';
 import {
   IncomingMessageSchema,
@@ -19,6 +19,7 @@ import {
 import type { ComponentEntry, ComponentRegistry } from '../components/registry.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
+import type { Metrics } from '../system/metrics.ts';
 import { AttentionModes, parseAttentionCommand } from './attention.ts';
 import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './message-animation.ts';
 import { DeferredWork, deferredAnimation } from './deferred-work.ts';
@@ -50,6 +51,8 @@ export interface ChainOptions {
   config: ConfigStore;
   logger: Logger;
   speech: SpeechSlot;
+  /** Where the model's first token, its whole answer and the chain's own time are recorded. */
+  metrics?: Pick<Metrics, 'observeStage'>;
   now?: () => number;
 }
 
@@ -191,6 +194,7 @@ export class MessageChain {
     asker: Asker | undefined,
   ): Promise<Omit<ChainOutcome, 'delivered'>> {
     const { cortex, config } = this.options;
+    const started = performance.now();
     let generation: LinkedSignal | undefined;
     if (options.signal?.aborted) {
       animation.end();
@@ -203,11 +207,18 @@ export class MessageChain {
         await this.notify(origin, cortex.notice() ?? NO_ENGINE_NOTICE, asker);
         return { outcome: 'notice' };
       }
+      const turn: PromptTurn = {
+        interfaceId: message.interfaceId,
+        interfacePath: message.interfacePath,
+        senderId: message.senderId,
+        senderName: message.senderName,
+        text: message.text,
+      };
       const messages = buildPrompt({
         promptOverride: config.get('PROMPT_OVERRIDE'),
         location: config.get('PERSONA_LOCATION'),
         actions: this.promptActions(),
-        context: await this.pluginContext(),
+        context: await this.pluginContext(turn),
         history: message.history
           ? [
               ...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })),
@@ -223,6 +234,13 @@ export class MessageChain {
       });
       const { signal } = generation;
       animation.generating(message.hints.animation ?? 'write');
+      const asked = performance.now();
+      let firstToken = true;
+      const onDelta = (delta: string) => {
+        if (firstToken) this.options.metrics?.observeStage('llm_first_token', (performance.now() - asked) / 1000);
+        firstToken = false;
+        options.onDelta?.(delta);
+      };
       const reply = await collectStream(
         engine.generate({
           messages,
@@ -232,8 +250,9 @@ export class MessageChain {
           onUsage: options.onUsage,
         }),
         signal,
-        options.onDelta,
+        onDelta,
       );
+      this.options.metrics?.observeStage('llm_total', (performance.now() - asked) / 1000);
       const parsed = parseReply(reply);
       // An engine that answered within the turn it was asked in: the user's save comes before the reply's.
       this.afterRequest.flush();
@@ -246,6 +265,8 @@ export class MessageChain {
         logger: this.logger,
       });
       animation.end();
+      this.options.metrics?.observeStage('chain', (performance.now() - started) / 1000);
+      this.announceReply({ ...turn, reply: parsed.text });
       return { outcome: 'answered', report };
     } catch (error) {
       animation.end();
@@ -279,19 +300,19 @@ export class MessageChain {
   }
 
   /** The active components' prompt context, asked of all at once; a slow one is left out of this message. */
-  private async pluginContext(): Promise<string[]> {
-    const parts = await Promise.all(this.options.registry.active().map((entry) => this.contextOf(entry)));
+  private async pluginContext(turn: PromptTurn): Promise<string[]> {
+    const parts = await Promise.all(this.options.registry.active().map((entry) => this.contextOf(entry, turn)));
     return parts.filter((text): text is string => Boolean(text));
   }
 
-  private contextOf(entry: ComponentEntry): string | undefined | Promise<string | undefined> {
+  private contextOf(entry: ComponentEntry, turn: PromptTurn): string | undefined | Promise<string | undefined> {
     const failed = (error: unknown) => {
       this.logger.warn({ err: error, name: entry.name }, 'a component could not add its prompt context');
       return undefined;
     };
     let context: string | undefined | Promise<string | undefined>;
     try {
-      context = entry.instance?.promptContext?.();
+      context = entry.instance?.promptContext?.(turn);
     } catch (error) {
       return failed(error);
     }
@@ -305,6 +326,22 @@ export class MessageChain {
       }, CONTEXT_BUDGET_MS);
     });
     return Promise.race([context.catch(failed), late]).finally(() => clearTimeout(timer));
+  }
+
+  /** Tells the active components an answer went out; their work runs after this turn and never holds the chain. */
+  private announceReply(turn: CompletedTurn): void {
+    for (const entry of this.options.registry.active()) {
+      const hook = entry.instance?.afterReply;
+      if (!hook) continue;
+      const failed = (error: unknown) => this.logger.warn({ err: error, name: entry.name }, 'a component failed after a reply');
+      queueMicrotask(() => {
+        try {
+          Promise.resolve(hook.call(entry.instance, turn)).catch(failed);
+        } catch (error) {
+          failed(error);
+        }
+      });
+    }
   }
 
   /** A notice from the chain itself (not the model's words, so not saved as `self`). */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ConfigValues, VariableKey } from '../config/schema.ts';
+import type { Stage as MetricStage } from '../system/metrics.ts';
 import type { ActionOrigin, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
 
 export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
@@ -143,6 +144,11 @@ export interface VoicePort {
   voiceNote(path: string): Promise<VoiceNote>;
 }
 
+/** Latency figures for `GET /api/metrics` (`anima_stage_seconds{stage}`). */
+export interface MetricsPort {
+  observeStage(stage: MetricStage, seconds: number): void;
+}
+
 /** Every service a component may name in `needs`. */
 export interface HostServices {
   chain: ChainPort;
@@ -153,6 +159,7 @@ export interface HostServices {
   webChat: WebChatPort;
   compat: CompatPort;
   voice: VoicePort;
+  metrics: MetricsPort;
 }
 export type ServiceName = keyof HostServices;
 
@@ -196,13 +203,36 @@ export interface ComponentInstance {
   /** validate_payload: extra checks beyond the schema; each string is one error. */
   validatePayload?(actionType: string, payload: Record<string, unknown>): string[];
   handleAction?(actionType: string, payload: Record<string, unknown>, origin: ActionOrigin): Promise<void> | void;
-  /** Text added to the system prompt while the component is active (the time, the weather). */
-  promptContext?(): Promise<string | undefined> | string | undefined;
+  /**
+   * Text added to the system prompt while the component is active (the time, the weather, what is
+   * remembered of the sender); `turn` is the message being answered. Given CONTEXT_BUDGET_MS at most.
+   */
+  promptContext?(turn: PromptTurn): Promise<string | undefined> | string | undefined;
+  /**
+   * The answer has been delivered (memory extraction, the emotion state). Called without waiting: it never
+   * delays an answer, and a failure is only logged.
+   */
+  afterReply?(turn: CompletedTurn): Promise<void> | void;
   routes?: ComponentRoute[];
   /** The "Run now" button; a component without it is not runnable. */
   run?(): Promise<unknown> | unknown;
   start?(): Promise<void> | void;
   stop?(): Promise<void> | void;
+}
+
+/** The message being answered, as a component's prompt context sees it. */
+export interface PromptTurn {
+  interfaceId: string;
+  interfacePath: string;
+  senderId: string;
+  senderName: string;
+  text: string;
+}
+
+/** A message and the answer that was delivered for it. */
+export interface CompletedTurn extends PromptTurn {
+  /** The reply's text as delivered (empty when the reply was actions only). */
+  reply: string;
 }
 
 /** One turn of the conversation as the engine sees it. */

@@ -25,7 +25,11 @@ export const bodySocketRoutes: FastifyPluginAsync<{ services: Services }> = asyn
   };
   for (const [path, hub] of Object.entries(hubs)) {
     const removeTransport = services.body.addTransport(hub);
-    app.addHook('onClose', async () => removeTransport());
+    const uncount = services.metrics.gauge('anima_ws_clients', 'WebSocket clients past their hello (/ws and /api/body/ws)', () => hub.clientCount);
+    app.addHook('onClose', async () => {
+      removeTransport();
+      uncount();
+    });
     app.get(path, { websocket: true, config: { trust: 'hello' } }, (socket, request) => hub.accept(socket, request));
   }
 };

@@ -97,6 +97,11 @@ export class SocketHub implements BodyTransport {
     else this.sendToSession(sessionId, payload);
   }
 
+  /** Sockets past their hello. */
+  get clientCount(): number {
+    return this.clients.size;
+  }
+
   getConnectedSessions(): string[] {
     return [...this.sessions.keys()];
   }

@@ -21,6 +21,7 @@ function hostServices(used: string[]): HostServices {
     webChat: { show: () => true },
     compat: { cancelAll: () => Promise.resolve() },
     voice: new VoiceSlot(),
+    metrics: { observeStage: () => undefined },
   };
 }
 
