@@ -100,6 +100,10 @@ ensureDebianTools();
 ensureNodeModules();
 await prepareMariaDb();
 
+// Production dependencies against the reviewed allow-list (a notice where the registry cannot be asked).
+say('auditing the production dependencies (npm audit --omit=dev, security/audit-allow.json)');
+if (run('node', ['scripts/audit.mjs']) !== 0) fail('dependency audit failed: see the advisories above (docs/security.md says what to do)');
+
 say('checking format and lint (npm run fix mends what it can)');
 if (run('npx', ['biome', 'check', '.']) !== 0) fail('format or lint errors: run `npm run fix`, then fix what remains by hand');
 

@@ -57,7 +57,7 @@ function jsonCredentials(value: string): string[] {
     for (const [name, member] of Object.entries(node)) {
       if (typeof member !== 'string') pending.push(member);
       else if (isSensitiveName(name)) found.push(member, ...schemeCredential(member));
-      else found.push(...urlCredentials(member));
+      else found.push(...urlCredentials(member), ...queryCredentials(member));
     }
   }
   return found;
@@ -69,14 +69,31 @@ function schemeCredential(header: string): string[] {
   return space > 0 ? [header.slice(space + 1).trim()] : [];
 }
 
-/** Every secret the configuration holds: secret variables, URL credentials, credentials in JSON values. */
+/** A query parameter named like a credential (`?api_key=…`, `&token=…`): some providers take the key so. */
+const QUERY_PARAMETER = /[?&]([^=&#?\s]+)=([^&#\s]+)/g;
+
+function queryCredentials(value: string): string[] {
+  const found: string[] = [];
+  for (const [, name = '', credential = ''] of value.matchAll(QUERY_PARAMETER)) {
+    if (!isSensitiveName(name)) continue;
+    found.push(credential);
+    try {
+      found.push(decodeURIComponent(credential));
+    } catch {
+      // Not valid percent-encoding: it can only appear as written.
+    }
+  }
+  return found;
+}
+
+/** Every secret the configuration holds: secret variables, URL credentials and query keys, credentials in JSON values. */
 export function configuredSecrets(config: ConfigStore): string[] {
   const secrets: string[] = [];
   for (const key of config.keys()) {
     const value = config.rawValue(key)?.trim() ?? '';
     if (value === '') continue;
     if (isSecretKey(key)) secrets.push(value);
-    secrets.push(...urlCredentials(value), ...jsonCredentials(value));
+    secrets.push(...urlCredentials(value), ...queryCredentials(value), ...jsonCredentials(value));
   }
   return secrets;
 }

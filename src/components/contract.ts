@@ -54,7 +54,7 @@ export interface ActionSpec {
 /** A route a component serves, framework-free; the HTTP layer adapts it (503 while the component is not loaded). */
 export interface ComponentRoute {
   method: 'GET' | 'POST';
-  /** Absolute, for example `/api/weather/current`. */
+  /** Absolute and under `/api/` (anything else is ignored: it would be public), e.g. `/api/weather/current`. */
   path: string;
   summary: string;
   handle(input: { query: unknown; body: unknown }): Promise<RouteResult> | RouteResult;

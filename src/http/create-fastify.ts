@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from '../services.ts';
 import { lazyRequestLogger } from './request-logger.ts';
+import { recordRoutes } from './route-inventory.ts';
 
 /**
  * A Fastify instance with what both listeners share: the process logger, the body limit, zod schemas,
@@ -18,6 +19,7 @@ export function createFastify(services: Services, listener: string, https?: { ce
     frameworkErrors: (error, request, reply) => void reply.server.errorHandler.call(reply.server, error, request, reply),
     ...(https ? { https } : {}),
   }) as unknown as FastifyInstance;
+  recordRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // A request still running at shutdown finishes, and its keep-alive connection must not hold the

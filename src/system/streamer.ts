@@ -1,3 +1,5 @@
+import { maskCredentials } from '../config/credential-mask.ts';
+
 const HEALTH_TIMEOUT_MS = 3000;
 
 export type StreamerHealth =
@@ -19,6 +21,7 @@ export async function checkStreamerHealth(baseUrl: string): Promise<StreamerHeal
     return { status: 'ok', http_status: response.status, latency_ms: Math.round(performance.now() - started), checked_at };
   } catch (error) {
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'no answer within 3 s' : (error as Error).message;
-    return { status: 'unavailable', reason, checked_at };
+    // fetch quotes the URL it refused, credentials and all.
+    return { status: 'unavailable', reason: maskCredentials('string', reason), checked_at };
   }
 }

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, launchBrowser, PHONE, startServer, watchErrors, type RunningBrowser, type RunningServer } from '../helpers/browser.ts';
+import { selfSignedTls } from '../helpers/tls-files.ts';
 
 interface Entry {
   key: string;
@@ -174,13 +175,13 @@ describe('web UI: the Configuration page', () => {
   it('uploads the files of file variables through their file inputs', async () => {
     posts.length = 0;
     await open('server');
-    const certificate = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    const { certificate, privateKey } = selfSignedTls();
     await field('APP_WEBUI_TLS_CERT')
       .locator('input[type="file"]')
       .setInputFiles({ name: 'cert.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(certificate) });
     await field('APP_WEBUI_TLS_KEY')
       .locator('input[type="file"]')
-      .setInputFiles({ name: 'key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from('private') });
+      .setInputFiles({ name: 'key.pem', mimeType: 'application/x-pem-file', buffer: Buffer.from(privateKey) });
     const changes = section('server').locator('.config-changes');
     expect(await changes.locator('li').allTextContents()).toEqual([
       'APP_WEBUI_TLS_CERT: (empty) → upload cert.pem',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConfigChange } from '../../src/config/store.ts';
 import { type TestServiceOptions, useTestApp } from '../helpers/services.ts';
+import { selfSignedTls } from '../helpers/tls-files.ts';
 import { multipart as multipartBody } from '../helpers/upload-files.ts';
 
 describe('configuration endpoints', () => {
@@ -107,14 +108,18 @@ describe('configuration endpoints', () => {
       const upload = await subject.app.inject({
         method: 'POST',
         url: '/api/config/APP_WEBUI_TLS_CERT/upload',
-        ...multipart('file', '../../etc/cert.pem', 'CERTIFICATE'),
+        ...multipart('file', '../../etc/cert.pem', selfSignedTls().certificate),
       });
       expect(upload.statusCode).toBe(201);
-      expect(upload.json()).toMatchObject({ key: 'APP_WEBUI_TLS_CERT', path: join('backups', 'config_files', 'APP_WEBUI_TLS_CERT', 'cert.pem'), size: 11 });
+      expect(upload.json()).toMatchObject({
+        key: 'APP_WEBUI_TLS_CERT',
+        path: join('backups', 'config_files', 'APP_WEBUI_TLS_CERT', 'cert.pem'),
+        size: selfSignedTls().certificate.length,
+      });
       expect(subject.harness.services.config.get('APP_WEBUI_TLS_CERT')).toBe(upload.json().path);
       const download = await subject.app.inject({ method: 'GET', url: '/api/config/APP_WEBUI_TLS_CERT/file' });
       expect(download.statusCode).toBe(200);
-      expect(download.body).toBe('CERTIFICATE');
+      expect(download.body).toBe(selfSignedTls().certificate);
       expect(download.headers['content-disposition']).toBe('attachment; filename="cert.pem"');
     });
 
@@ -144,7 +149,12 @@ describe('configuration endpoints', () => {
 
     it('never lets a secret file be downloaded, and answers 404 when a file variable is unset', async () => {
       await start();
-      await subject.app.inject({ method: 'POST', url: '/api/config/APP_WEBUI_TLS_KEY/upload', ...multipart('file', 'key.pem', 'PRIVATE') });
+      const stored = await subject.app.inject({
+        method: 'POST',
+        url: '/api/config/APP_WEBUI_TLS_KEY/upload',
+        ...multipart('file', 'key.pem', selfSignedTls().privateKey),
+      });
+      expect(stored.statusCode).toBe(201);
       const secret = await subject.app.inject({ method: 'GET', url: '/api/config/APP_WEBUI_TLS_KEY/file' });
       expect(secret.statusCode).toBe(403);
       expect(secret.body).not.toContain('PRIVATE');

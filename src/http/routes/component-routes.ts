@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ComponentRouteError } from '../../components/contract.ts';
 import { AppError } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { isApiRoute } from '../route-trust.ts';
 
 /**
  * The routes components declare (the weather, the manual engine's answers). Registered for every
@@ -11,6 +12,11 @@ import type { Services } from '../../services.ts';
 export const componentProvidedRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
   for (const entry of services.components.list()) {
     for (const route of entry.instance?.routes ?? []) {
+      // Outside /api a GET would be public, like a skin file: a component's route always needs trust.
+      if (!isApiRoute(route.path)) {
+        services.logger.warn({ component: entry.name, path: route.path }, 'ignoring a component route outside /api/');
+        continue;
+      }
       app.route({
         method: route.method,
         url: route.path,

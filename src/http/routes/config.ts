@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { valueToSave, type SentValue } from '../../config/api-value.ts';
 import { isSecretKey } from '../../config/define.ts';
-import { openConfigFile, shownFolder, storeConfigFile } from '../../config/config-files.ts';
+import { openConfigFile, shownFolder, storeConfigFile, UnexpectedFileContentError } from '../../config/config-files.ts';
 import { MAX_JSON_DEPTH, withinJsonDepth } from '../../config/json-depth.ts';
 import { findVariable } from '../../config/schema.ts';
 import { InvalidValueError, UnknownVariableError } from '../../config/store.ts';
@@ -76,6 +76,7 @@ export const configRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
         return reply.status(201).send({ key, path: stored.path, size: stored.size });
       } catch (error) {
         if (error instanceof FileTooLargeError) throw new AppError(413, 'payload_too_large', 'File exceeds APP_UPLOAD_MAX_BYTES');
+        if (error instanceof UnexpectedFileContentError) throw new AppError(415, 'unsupported_media_type', error.message);
         throw error;
       }
     },

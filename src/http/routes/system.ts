@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { maskCredentials } from '../../config/credential-mask.ts';
 import { backupDatabase } from '../../db/backup.ts';
 import { badRequest } from '../../errors.ts';
 import type { Services } from '../../services.ts';
@@ -58,7 +59,8 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
 
   app.get('/api/streamer', { schema: { summary: 'Configuration of the remote-streaming adapter' } }, async () => {
     const url = config.get('STREAMER_URL');
-    return { enabled: url !== '', url: url === '' ? null : url };
+    // Shown as GET /api/config shows it: a password in the URL stays on the server.
+    return { enabled: url !== '', url: url === '' ? null : maskCredentials('string', url) };
   });
 
   app.get('/api/streamer/health', { schema: { summary: 'Health of the remote-streaming adapter' } }, async () =>
