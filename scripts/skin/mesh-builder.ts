@@ -1,9 +1,9 @@
 /**
- * Collects flat-shaded polygons into one primitive per material. Every polygon gets its own vertices so
- * the faceted low-poly look survives (a shared vertex would average the normals away).
+ * Collects indexed triangle surfaces into one primitive per material. Surfaces share their vertices and get
+ * smooth normals (area-weighted face normals summed per vertex), so lofted limbs read as round, not faceted.
  */
 import type { HumanBone, Vec3 } from './skeleton.ts';
-import { add, centroid, dot, normalize, sub } from './vec.ts';
+import { add, cross, normalize, sub } from './vec.ts';
 
 export interface Influence {
   bone: HumanBone;
@@ -26,26 +26,18 @@ export interface PrimitiveData {
   indices: number[];
 }
 
+/** A triangle as three indices into a surface's vertex list. */
+export type Triangle = readonly [number, number, number];
+
 export class MeshBuilder {
   readonly primitives = new Map<string, PrimitiveData>();
 
-  /** A convex planar polygon; its winding is fixed so the face normal points along `outward`. */
-  polygon(material: string, vertices: readonly Vertex[], outward: Vec3): void {
-    let ring = [...vertices];
-    let normal = newellNormal(ring.map((v) => v.position));
-    if (dot(normal, outward) < 0) {
-      ring = ring.reverse();
-      normal = [-normal[0], -normal[1], -normal[2]];
-    }
+  /** Vertices with their normals already known, and triangles wound counter-clockwise seen from outside. */
+  add(material: string, vertices: readonly BuiltVertex[], triangles: readonly Triangle[]): void {
     const primitive = this.primitive(material);
     const base = primitive.vertices.length;
-    for (const v of ring) primitive.vertices.push({ ...v, normal });
-    for (let i = 1; i + 1 < ring.length; i++) primitive.indices.push(base, base + i, base + i + 1);
-  }
-
-  /** Polygon whose outward side is away from `inside`, the usual case for closed solids. */
-  facet(material: string, vertices: readonly Vertex[], inside: Vec3): void {
-    this.polygon(material, vertices, sub(centroid(vertices.map((v) => v.position)), inside));
+    primitive.vertices.push(...vertices);
+    for (const [a, b, c] of triangles) primitive.indices.push(base + a, base + b, base + c);
   }
 
   private primitive(material: string): PrimitiveData {
@@ -58,12 +50,25 @@ export class MeshBuilder {
   }
 }
 
-/** Newell's method: robust for polygons that are only nearly planar. */
-function newellNormal(points: readonly Vec3[]): Vec3 {
-  let n: Vec3 = [0, 0, 0];
-  points.forEach((p, i) => {
-    const q = points[(i + 1) % points.length] as Vec3;
-    n = add(n, [(p[1] - q[1]) * (p[2] + q[2]), (p[2] - q[2]) * (p[0] + q[0]), (p[0] - q[0]) * (p[1] + q[1])]);
-  });
-  return normalize(n);
+/** Per-vertex normals of a closed or open surface: the sum of its triangles' (area-weighted) normals. */
+export function smoothNormals(positions: readonly Vec3[], triangles: readonly Triangle[]): Vec3[] {
+  const sums: Vec3[] = positions.map(() => [0, 0, 0]);
+  for (const [a, b, c] of triangles) {
+    const pa = positions[a] as Vec3;
+    const n = cross(sub(positions[b] as Vec3, pa), sub(positions[c] as Vec3, pa));
+    for (const i of [a, b, c]) sums[i] = add(sums[i] as Vec3, n);
+  }
+  return sums.map(normalize);
+}
+
+/** Keeps the four strongest influences (glTF's JOINTS_0 limit) and makes the weights sum to one. */
+export function mergeInfluences(parts: ReadonlyArray<readonly [readonly Influence[], number]>): Influence[] {
+  const byBone = new Map<HumanBone, number>();
+  for (const [skin, share] of parts) for (const { bone, weight } of skin) byBone.set(bone, (byBone.get(bone) ?? 0) + weight * share);
+  const strongest = [...byBone]
+    .filter(([, w]) => w > 1e-4)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 4);
+  const total = strongest.reduce((s, [, w]) => s + w, 0);
+  return strongest.map(([bone, weight]) => ({ bone, weight: weight / total }));
 }

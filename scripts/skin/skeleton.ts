@@ -53,7 +53,7 @@ const upperLeg = sided(0.085, 0.87, 0);
 const lowerLeg = sided(0.085, 0.49, 0);
 const foot = sided(0.085, 0.09, 0);
 const toes = sided(0.085, 0.025, 0.1);
-const eye = sided(0.042, 1.525, 0.085);
+const eye = sided(0.045, 1.522, 0.075);
 
 export const JOINTS: Record<HumanBone, Joint> = {
   hips: { parent: null, position: [0, 0.92, 0] },

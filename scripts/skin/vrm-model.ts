@@ -1,5 +1,5 @@
 /**
- * Assembles the avatar into a VRM 1.0 file: skeleton nodes, the skinned body and face meshes, flat
+ * Assembles the avatar into a VRM 1.0 file: skeleton nodes, the skinned body and face meshes, MToon
  * materials and the VRMC_vrm extension.
  */
 import { buildBody } from './avatar-body.ts';
@@ -9,27 +9,68 @@ import type { MeshBuilder, PrimitiveData } from './mesh-builder.ts';
 import { HUMAN_BONES, JOINTS, localOffset, type HumanBone } from './skeleton.ts';
 import { vrmExtension } from './vrm-extension.ts';
 
-/** Base colours in sRGB hex; glTF wants linear factors. */
-const MATERIALS: Record<string, string> = {
-  skin: '#f3c9a8',
-  shirt: '#2f8f9a',
-  trousers: '#2a3150',
-  hair: '#4a2c20',
-  shoes: '#e9e4dc',
-  eyeWhite: '#fbfbfb',
-  iris: '#2b3a67',
-  mouth: '#9c3b45',
+/** Base and shade colours in sRGB hex (glTF wants linear factors); `outline` draws an MToon ink line. */
+interface Paint {
+  base: string;
+  shade: string;
+  outline?: boolean;
+}
+
+const MATERIALS: Record<string, Paint> = {
+  skin: { base: '#fde6d6', shade: '#eeb9a6', outline: true },
+  hair: { base: '#74472f', shade: '#553225', outline: true },
+  shirt: { base: '#3e9fa9', shade: '#276a78', outline: true },
+  collar: { base: '#f6f7fa', shade: '#bcc4d4', outline: true },
+  trousers: { base: '#333a5c', shade: '#1e2340', outline: true },
+  shoes: { base: '#f2ede6', shade: '#b8afa4', outline: true },
+  eyeWhite: { base: '#ffffff', shade: '#eef0f6' },
+  iris: { base: '#3f78c4', shade: '#2d5896' },
+  pupil: { base: '#1b2042', shade: '#151936' },
+  lash: { base: '#2b1b1d', shade: '#221517' },
+  brow: { base: '#4f2f24', shade: '#3f241c' },
+  mouth: { base: '#8e2f3f', shade: '#7a2635' },
+  tongue: { base: '#ea8a90', shade: '#d87780' },
+  blush: { base: '#f7a7a7', shade: '#ec9a9a' },
+  nose: { base: '#ebb59f', shade: '#e0a58f' },
 };
 const MATERIAL_NAMES = Object.keys(MATERIALS);
+/** Ink lines about 2.5 mm wide: a pixel or two at chat-window size, like line art. */
+const OUTLINE_WIDTH_M = 0.0025;
 
 function srgbToLinear(c: number): number {
   return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
 }
 
+function linear(hex: string, scale = 1): number[] {
+  return [1, 3, 5].map((i) => Number((srgbToLinear(parseInt(hex.slice(i, i + 2), 16) / 255) * scale).toFixed(4)));
+}
+
+/** A VRM 1.0 MToon material (toon-shaded, with KHR_materials_unlit as the plain glTF fallback). */
 function material(name: string): Json {
-  const hex = MATERIALS[name] as string;
-  const rgb = [1, 3, 5].map((i) => Number(srgbToLinear(parseInt(hex.slice(i, i + 2), 16) / 255).toFixed(4)));
-  return { name, pbrMetallicRoughness: { baseColorFactor: [...rgb, 1], metallicFactor: 0, roughnessFactor: 0.85 } };
+  const paint = MATERIALS[name] as Paint;
+  const mtoon: Json = {
+    specVersion: '1.0',
+    shadeColorFactor: linear(paint.shade),
+    shadingToonyFactor: 0.92,
+    shadingShiftFactor: -0.1,
+    giEqualizationFactor: 0.9,
+    parametricRimColorFactor: [0.06, 0.06, 0.08],
+    parametricRimFresnelPowerFactor: 4,
+    rimLightingMixFactor: 1,
+  };
+  if (paint.outline) {
+    Object.assign(mtoon, {
+      outlineWidthMode: 'worldCoordinates',
+      outlineWidthFactor: OUTLINE_WIDTH_M,
+      outlineColorFactor: linear(paint.shade, 0.35),
+      outlineLightingMixFactor: 1,
+    });
+  }
+  return {
+    name,
+    pbrMetallicRoughness: { baseColorFactor: [...linear(paint.base), 1], metallicFactor: 0, roughnessFactor: 1 },
+    extensions: { KHR_materials_unlit: {}, VRMC_materials_mtoon: mtoon },
+  };
 }
 
 const boneIndex = new Map<HumanBone, number>(HUMAN_BONES.map((bone, i) => [bone, i]));
@@ -109,7 +150,7 @@ export function buildVrm(): Buffer {
   const skins = [{ name: 'Armature', joints: HUMAN_BONES.map((_, i) => i), skeleton: 0, inverseBindMatrices: inverseBindMatrices(w) }];
   return w.glb({
     asset: { version: '2.0', generator: 'Anima make-default-skin' },
-    extensionsUsed: ['VRMC_vrm'],
+    extensionsUsed: ['KHR_materials_unlit', 'VRMC_materials_mtoon', 'VRMC_vrm'],
     extensions: { VRMC_vrm: vrmExtension(faceNode, [bodyNode, faceNode]) },
     scene: 0,
     scenes: [{ name: 'Anima', nodes: [0, bodyNode, faceNode] }],
