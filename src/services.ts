@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startAudio, type AudioServices } from './audio/audio-services.ts';
 import type { BodyServer } from './body/body-server.ts';
+import type { Clock } from './body/clock.ts';
 import { startAvatarFiles, type AvatarFiles } from './body/avatar-files.ts';
 import { startBodyService } from './body/body-service.ts';
 import { PromoteRequestSchema, promoteUpload } from './body/upload-promotion.ts';
@@ -86,6 +87,8 @@ export interface ServiceOptions {
   helloTimeoutMs?: number;
   /** Where components are discovered (tests use fixture folders); defaults under cwd. */
   componentRoots?: Partial<ComponentRoots>;
+  /** The components' clock (the `clock` service); tests pass a manual one. */
+  clock?: Clock;
 }
 
 export const packageVersion: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -153,6 +156,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
     metrics,
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   disposers.push(stopAssistant);
   await startAssistant();

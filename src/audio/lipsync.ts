@@ -1,58 +1,84 @@
 import { z } from 'zod';
+import { analyseFrames, isSounding, type SpeechFrames } from './speech-frames.ts';
+import { compact, mouthLetterOf, type Viseme, type VisemeCue, VisemeCueSchema, visemeOfMouthLetter } from './visemes.ts';
 
-/** The contract's lip-sync data: mouth shapes (viseme letters, "X" closed) over time, in seconds. */
+/**
+ * The contract's lip-sync data, times in seconds: `visemes` (VRM 1.0 mouth expressions with a weight)
+ * and, for older clients, `mouths` (Rhubarb letters, "X" closed) derived from them. An engine's own data
+ * may lack `visemes`; Vox adds them (withVisemes) before anything is sent.
+ */
 export const LipsyncSchema = z.object({
   mouths: z.array(z.object({ time: z.number().nonnegative(), value: z.string().min(1).max(2) })),
+  visemes: z.array(VisemeCueSchema).optional(),
   duration: z.number().nonnegative(),
 });
 export type Lipsync = z.infer<typeof LipsyncSchema>;
 
-/** One analysis window; 40 ms is about the length of the shortest phoneme the mouth can show. */
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+/** A closed mouth shorter than this between sounds is a consonant's closure (p b m), longer a pause. */
+const CLOSURE_MAX_S = 0.1;
+
+/** Lip-sync data from a viseme track: the track closed at the end, and its letters for older clients. */
+export function lipsyncFromVisemes(track: VisemeCue[], duration: number): Lipsync {
+  const cues = compact([{ time: 0, viseme: 'sil', weight: 1 }, ...track]).filter((cue) => cue.time <= round(duration));
+  if (cues.at(-1)?.viseme !== 'sil') cues.push({ time: round(duration), viseme: 'sil', weight: 1 });
+  const mouths: Lipsync['mouths'] = [];
+  cues.forEach((cue, index) => {
+    const next = cues[index + 1];
+    const closure = index > 0 && next !== undefined && next.time - cue.time < CLOSURE_MAX_S;
+    const value = mouthLetterOf(cue, closure);
+    if (mouths.at(-1)?.value !== value) mouths.push({ time: cue.time, value });
+  });
+  return { mouths, visemes: cues, duration: round(duration) };
+}
+
+/** An engine's letters-only data gets the matching visemes. */
+export function withVisemes(lipsync: Lipsync): Lipsync {
+  if (lipsync.visemes?.length) return lipsync;
+  const visemes = lipsync.mouths.map((mouth) => {
+    const [viseme, weight] = visemeOfMouthLetter(mouth.value);
+    return { time: mouth.time, viseme, weight };
+  });
+  return { ...lipsync, visemes: compact(visemes) };
+}
+
+/** The estimate's window: about the length of the shortest phoneme the mouth can show. */
 const WINDOW_S = 0.04;
 
 /**
- * Estimates a viseme per 40 ms window from the waveform alone, for engines that give no timing. It uses
- * the Rhubarb letters (A closed-ish consonants, B slightly open, C open, D wide, E rounded, F "oo", X
- * rest) from two cheap features: loudness (RMS relative to the clip's loudest window) picks how wide
- * the mouth opens, and the zero-crossing rate tells hissing consonants (high rate, mouth almost closed)
- * from voiced vowels. It is a rough estimate that reads well on an avatar, not phoneme recognition.
- * Consecutive equal shapes are merged, so the timeline lists changes only.
+ * Estimates visemes per 40 ms window from the waveform alone, for engines that give no timing. Loudness
+ * (relative to the clip's loudest window) sets how wide the mouth opens; the zero-crossing rate tells
+ * hissing consonants (mouth almost closed) from voiced sound, and in voiced sound follows the dominant
+ * frequency, which is low for rounded vowels (u, o) and high for spread ones (i, e). A rough estimate
+ * that reads well on an avatar, not phoneme recognition.
  */
 export function estimateLipsync(samples: Int16Array, sampleRate: number): Lipsync {
-  const duration = samples.length / sampleRate;
-  const window = Math.max(1, Math.round(sampleRate * WINDOW_S));
-  const frames: Array<{ rms: number; zcr: number }> = [];
-  for (let start = 0; start < samples.length; start += window) {
-    const end = Math.min(samples.length, start + window);
-    let energy = 0;
-    let crossings = 0;
-    for (let i = start; i < end; i += 1) {
-      const value = samples[i] ?? 0;
-      energy += value * value;
-      if (i > start && value >= 0 !== (samples[i - 1] ?? 0) >= 0) crossings += 1;
-    }
-    const count = end - start;
-    frames.push({ rms: Math.sqrt(energy / count), zcr: crossings / count });
+  const frames = analyseFrames(samples, sampleRate, WINDOW_S);
+  const cues: VisemeCue[] = [];
+  for (let index = 0; index < frames.rms.length; index += 1) {
+    cues.push({ time: index * frames.frameS, ...estimateViseme(frames, index, sampleRate) });
   }
-  const peak = frames.reduce((max, frame) => Math.max(max, frame.rms), 0);
-  const mouths: Lipsync['mouths'] = [];
-  frames.forEach((frame, index) => {
-    const value = peak === 0 ? 'X' : visemeOf(frame.rms / peak, frame.zcr);
-    if (mouths.at(-1)?.value !== value) mouths.push({ time: round(index * WINDOW_S), value });
-  });
-  if (mouths.length === 0) mouths.push({ time: 0, value: 'X' });
-  if (mouths.at(-1)?.value !== 'X') mouths.push({ time: round(duration), value: 'X' });
-  return { mouths, duration: round(duration) };
+  return lipsyncFromVisemes(compact(cues), samples.length / sampleRate);
 }
 
-function visemeOf(loudness: number, zcr: number): string {
-  if (loudness < 0.06) return 'X';
+/** Voiced sound's dominant frequency (Hz) from its zero crossings, and the mouth it suggests. */
+const BY_FREQUENCY: Array<[number, Viseme]> = [
+  [350, 'ou'],
+  [550, 'oh'],
+  [1000, 'aa'],
+  [1600, 'ee'],
+  [Number.POSITIVE_INFINITY, 'ih'],
+];
+
+function estimateViseme(frames: SpeechFrames, index: number, sampleRate: number): { viseme: Viseme; weight: number } {
+  const loudness = (frames.rms[index] ?? 0) / frames.peak;
+  const zcr = frames.zcr[index] ?? 0;
+  if (!isSounding(frames, index) || loudness < 0.06) return { viseme: 'sil', weight: 1 };
   // Above ~0.25 crossings per sample the window is mostly noise: s, f, sh, t.
-  if (zcr > 0.25) return loudness < 0.3 ? 'B' : 'F';
-  if (loudness < 0.2) return 'A';
-  if (loudness < 0.45) return 'B';
-  if (loudness < 0.7) return zcr < 0.05 ? 'E' : 'C';
-  return 'D';
+  if (zcr > 0.25) return { viseme: 'ih', weight: 0.3 };
+  const frequency = (zcr * sampleRate) / 2;
+  const viseme = BY_FREQUENCY.find(([limit]) => frequency < limit)?.[1] ?? 'aa';
+  // Quantised, so a steady vowel is one cue rather than one per window.
+  return { viseme, weight: Math.min(1, Math.round((0.3 + loudness) * 5) / 5) };
 }
-
-const round = (value: number) => Math.round(value * 1000) / 1000;

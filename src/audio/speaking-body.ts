@@ -1,4 +1,5 @@
 import type { BodyServer } from '../body/body-server.ts';
+import type { TimerHandle } from '../body/clock.ts';
 import type { Logger } from '../logging.ts';
 import type { SpeakingBody } from './vox/vox-plugin.ts';
 
@@ -8,10 +9,12 @@ const SOURCE = 'vox';
 /**
  * Vox's only contact with the body-state server (src/body): `setAudio` (the audio tracker, which
  * broadcasts `vrm_audio` and lets late joiners resume at the right offset, and clears itself after the
- * duration) and the `talk` animation under one context per utterance, stopped when the audio ends.
+ * duration) and the `talk` animation under one context per utterance, stopped when the audio ends. The
+ * timer runs on the body's clock, so tests drive a whole utterance by hand.
  */
 export function speakingBody(body: BodyServer, logger: Logger): SpeakingBody & { stop(): void } {
-  const timers = new Set<NodeJS.Timeout>();
+  const { clock } = body;
+  const timers = new Set<TimerHandle>();
   let counter = 0;
   return {
     speak({ url, durationS, lipsync }) {
@@ -24,14 +27,14 @@ export function speakingBody(body: BodyServer, logger: Logger): SpeakingBody & {
         logger.warn({ err: error }, 'the body refused the talk animation');
         return;
       }
-      const timer = setTimeout(() => {
+      const timer = clock.setTimeout(() => {
         timers.delete(timer);
         body.stopAnimation(contextId);
       }, durationS * 1000);
       timers.add(timer);
     },
     stop() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const timer of timers) clock.clearTimeout(timer);
       timers.clear();
     },
   };

@@ -7,7 +7,7 @@ import { analyzeDescriptor, effectiveLoop, fallbackDelayMs, isStructured, outroD
 import type { EmotionSnapshot, VrmAnimationMessage } from './messages.ts';
 import { IdlePreloader } from './idle-preloader.ts';
 import type { AnimationFile } from './skin-files.ts';
-import type { StateRegistry } from './states.ts';
+import { SPEAKING_STATE, type StateRegistry } from './states.ts';
 import type { TransportSet } from './transports.ts';
 
 export const WATCHDOG_INTERVAL_MS = 10_000;
@@ -18,7 +18,10 @@ export interface PlayRequest {
   state: string;
   sessionId?: string;
   contextId?: string;
-  /** Used only when the file has no descriptor; defaults to looping for idle, playing once otherwise. */
+  /**
+   * Used when the file's descriptor does not decide; defaults to the state's own (idle, think, write and
+   * talk loop, plugin states play once). `false` also makes the request one-shot: its context ends with the clip.
+   */
   loop?: boolean;
   source?: string;
 }
@@ -38,6 +41,8 @@ export interface MachineDependencies {
   transports: TransportSet;
   logger: Logger;
   emotions: () => EmotionSnapshot | undefined;
+  /** Whether speech audio is playing (the audio tracker knows): talk is not stuck while it does. */
+  speaking: () => boolean;
   /** Called after every change to what plays or to the open contexts (the body's state snapshot goes stale). */
   changed: () => void;
 }
@@ -45,6 +50,8 @@ export interface MachineDependencies {
 interface Context {
   state: string;
   priority: number;
+  /** The caller's loop parameter, when it gave one. */
+  loop: boolean | undefined;
 }
 
 interface PlayOptions {
@@ -127,7 +134,7 @@ export class AnimationMachine {
       return { accepted: true, state: 'idle', context_id: request.contextId ?? null };
     }
     const contextId = request.contextId ?? randomUUID();
-    this.contexts.set(contextId, { state, priority });
+    this.contexts.set(contextId, { state, priority, loop: request.loop });
     this.deps.changed();
     const continuing = this.playing.state === state && this.playing.loop && this.playing.phase !== 'outro';
     if (continuing) {
@@ -161,8 +168,13 @@ export class AnimationMachine {
 
   /** Plays the active state again with a freshly chosen file (after the skin or search paths change). */
   replay(): void {
-    const { state, loop, source, contextId } = this.playing;
-    this.play(state, { loop, ...(source === undefined ? {} : { source }), ...(contextId === undefined ? {} : { contextId }) });
+    const { state, source, contextId } = this.playing;
+    const loop = contextId === undefined ? undefined : this.contexts.get(contextId)?.loop;
+    this.play(state, {
+      ...(loop === undefined ? {} : { loop }),
+      ...(source === undefined ? {} : { source }),
+      ...(contextId === undefined ? {} : { contextId }),
+    });
   }
 
   private playOptions(request: PlayRequest): PlayOptions {
@@ -188,7 +200,7 @@ export class AnimationMachine {
     if (descriptor) {
       for (const warning of analyzeDescriptor(descriptor).warnings) this.deps.logger.warn({ file: file?.path }, warning);
     }
-    const loop = effectiveLoop(state, descriptor, options.loop ?? state === 'idle');
+    const loop = effectiveLoop(state, descriptor, options.loop ?? this.deps.states.loops(state));
     const phase: Phase = descriptor?.intro ? 'intro' : loop ? 'loop' : 'once';
     const previous = this.playing;
     this.show({
@@ -247,10 +259,24 @@ export class AnimationMachine {
     this.deps.changed();
   }
 
-  /** A non-looping clip is over: its context ends with it. */
+  /** A non-looping clip is over: a state held by its context plays again, a one-shot context ends with it. */
   private finish(): void {
-    if (this.playing.contextId !== undefined && this.contexts.delete(this.playing.contextId)) this.deps.changed();
+    const { state, source, contextId } = this.playing;
+    if (this.holds(contextId)) {
+      this.play(state, { contextId, ...(source === undefined ? {} : { source }) });
+      return;
+    }
+    if (contextId !== undefined && this.contexts.delete(contextId)) this.deps.changed();
     this.enterIdle('finished');
+  }
+
+  /**
+   * Whether this context keeps its state going (think, write, talk) until it is stopped, whatever its clips
+   * do: true unless the caller asked for a single play or the state is a one-shot one.
+   */
+  private holds(contextId: string | undefined): boolean {
+    const context = contextId === undefined ? undefined : this.contexts.get(contextId);
+    return context !== undefined && context.loop !== false && this.deps.states.loops(context.state);
   }
 
   private enterIdle(source: string, sessionId?: string): void {
@@ -289,8 +315,11 @@ export class AnimationMachine {
   }
 
   private checkStuck(): void {
-    const { state } = this.playing;
-    if (state === 'idle' || this.endTimer !== undefined) return;
+    const { state, contextId } = this.playing;
+    if (state === 'idle' || this.endKind === 'outro') return;
+    // A one-shot clip ends by itself; a held one only repeats, so its end timer is no sign of life.
+    if (this.endTimer !== undefined && !this.holds(contextId)) return;
+    if (state === SPEAKING_STATE && this.deps.speaking()) return;
     const probe = this.probes.get(state);
     let busy = this.contexts.size > 0;
     if (busy && probe) {

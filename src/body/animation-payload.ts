@@ -36,6 +36,9 @@ function stateInfo(playing: Playing, url: string, now: number, emotions: Emotion
   if (descriptor && playing.file) {
     info.descriptor = descriptor;
     info.clip = { name: playing.file.name, duration: analyzeDescriptor(descriptor).durations.total, fps };
+    if (descriptor.expressions) info.expressions = descriptor.expressions;
+    if (descriptor.blink) info.blink = descriptor.blink;
+    if (descriptor.eye_movement) info.eye_movement = descriptor.eye_movement;
   }
   if (emotions) info.emotions = emotions;
   if (playing.source !== undefined) info.source = playing.source;

@@ -49,6 +49,11 @@ export class AudioTracker {
     return audio && { ...audio, offset_s: this.offset() };
   }
 
+  /** Whether speech audio is playing now (until its duration plus the buffer has passed). */
+  isPlaying(): boolean {
+    return this.playing !== undefined;
+  }
+
   /** What plays, without the offset (which moves with the clock), or null. */
   playingAudio(): PlayingAudio | null {
     if (!this.playing) return null;

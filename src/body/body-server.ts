@@ -7,6 +7,8 @@ import { AssetManifest, type Asset } from './asset-manifest.ts';
 import { AudioTracker, type SpeechAudio } from './audio-tracker.ts';
 import { systemClock, type Clock, type Random } from './clock.ts';
 import { FaceState } from './face-state.ts';
+import type { PersonaEmotions } from '../components/contract.ts';
+import { PersonaReader } from './persona.ts';
 import type { AnimationView, AudioState, BodyMessage, EmotionSnapshot, FullBodyState, VrmModel, VrmModelMessage } from './messages.ts';
 import { FALLBACK_SKIN, findSkinModel, skinUrl } from './skin-files.ts';
 import { snapshotState, type StateSnapshot, type TaggedJson } from './state-snapshot.ts';
@@ -35,7 +37,9 @@ export class BodyServer {
   private readonly machine: AnimationMachine;
   private readonly audio: AudioTracker;
   private readonly face = new FaceState();
-  private readonly clock: Clock;
+  private readonly personas: PersonaReader;
+  /** The clock of every body timer; what holds the body for a while (speech) uses it too. */
+  readonly clock: Clock;
   private model: VrmModel | undefined;
   /** The model's broadcast, kept so every welcome sends the very same object (serialised once). */
   private modelMessage: VrmModelMessage | undefined;
@@ -53,6 +57,7 @@ export class BodyServer {
     const { logger } = options;
     this.clock = options.clock ?? systemClock;
     this.transports = new TransportSet(logger);
+    this.personas = new PersonaReader(options.skinsDir, logger);
     this.library = new AnimationLibrary(options.skinsDir, options.activeSkin, logger);
     this.assets = new AssetManifest(
       options.skinsDir,
@@ -71,6 +76,7 @@ export class BodyServer {
       transports: this.transports,
       logger,
       emotions: () => this.emotions(),
+      speaking: () => this.audio.isPlaying(),
       changed: this.forgetSnapshot,
     });
   }
@@ -225,9 +231,17 @@ export class BodyServer {
     if (message) this.transports.each('broadcastExpression', message);
   }
 
-  /** An emotion manager plugin supplies the snapshot attached to animation commands. */
-  setEmotionSource(source: (() => EmotionSnapshot | undefined) | undefined): void {
+  /** An emotion manager plugin supplies the snapshot attached to animation commands; returns its release. */
+  setEmotionSource(source: (() => EmotionSnapshot | undefined) | undefined): () => void {
     this.emotionSource = source;
+    return () => {
+      if (this.emotionSource === source) this.emotionSource = undefined;
+    };
+  }
+
+  /** The active skin's emotion presets and speeds (its persona.json, else the fallback skin's). */
+  persona(): Promise<PersonaEmotions> {
+    return this.personas.read(this.library.skin);
   }
 
   getEmotionState() {
@@ -276,7 +290,7 @@ export class BodyServer {
   /**
    * What a socket gets right after its hello: the missing asset (the model, when the client holds
    * neither its URL nor its hash), then the current animation before every other state message, then
-   * the model, face values and the speech audio in progress.
+   * the model, face values, the expression override standing and the speech audio in progress.
    */
   welcomeMessages(hasAssets: Iterable<string>): BodyMessage[] {
     const held = new Set(hasAssets);
@@ -291,6 +305,8 @@ export class BodyServer {
     }
     if (model && !modelMissing) messages.push(model);
     messages.push(this.face.message());
+    const expression = this.face.standingExpression();
+    if (expression) messages.push(expression);
     const audio = this.audio.current();
     if (audio) messages.push({ type: 'vrm_audio', audio });
     return messages;

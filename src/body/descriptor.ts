@@ -11,13 +11,32 @@ export const FrameRangeSchema = z
   .refine((range) => range.end_frame >= range.start_frame, { message: 'end_frame must not come before start_frame' });
 export type FrameRange = z.infer<typeof FrameRangeSchema>;
 
-/** `<Name>.fbx.json`: the single source of truth for an animation's timings. Unknown keys pass through to clients. */
+const WeightSchema = z.number().min(0).max(1);
+
+/** A face cue of the spec's animation_state: targets (the skin's logical keys) held between two frames. */
+export const ExpressionCueSchema = z
+  .object({
+    start_frame: z.number().int().min(0),
+    end_frame: z.number().int().min(0),
+    targets: z.record(z.string().min(1).max(100), WeightSchema),
+    source: z.string().max(100).optional(),
+    priority: z.number().int().optional(),
+  })
+  .refine((cue) => cue.end_frame >= cue.start_frame, { message: 'end_frame must not come before start_frame' });
+
+/**
+ * `<Name>.fbx.json`: the single source of truth for an animation's timings, and for the face cues,
+ * blinking and eye movement that go with it (sent as animation_state). Unknown keys pass through to clients.
+ */
 export const DescriptorSchema = z.looseObject({
   intro: FrameRangeSchema.optional(),
   loop: FrameRangeSchema.optional(),
   outro: FrameRangeSchema.optional(),
   play_once: z.boolean().optional(),
   fps: z.number().positive().max(1000).optional(),
+  expressions: z.array(ExpressionCueSchema).max(1000).optional(),
+  blink: z.object({ auto: z.boolean().optional(), rate_s: z.number().positive().max(3600).optional(), intensity: WeightSchema.optional() }).optional(),
+  eye_movement: z.object({ auto: z.boolean().optional(), saccade_rate_s: z.number().positive().max(3600).optional() }).optional(),
 });
 export type Descriptor = z.infer<typeof DescriptorSchema>;
 

@@ -42,17 +42,26 @@ export class FaceState {
     return { type: 'vrm_expression_set', name, intensity: clamped };
   }
 
+  /** The override that stands now, for a client that joins while it shows. */
+  standingExpression(): ExpressionMessage | undefined {
+    return this.expression && { type: 'vrm_expression_set', ...this.expression };
+  }
+
   clearExpression(): ExpressionMessage | undefined {
     if (!this.expression) return undefined;
     this.expression = undefined;
     return { type: 'vrm_expression_clear' };
   }
 
-  /** GET /api/emotion_state: the face values, the dominant emotion when an emotion source knows it. */
+  /**
+   * GET /api/emotion_state: each emotion's level and the dominant one (from the emotion manager; empty and
+   * null while the face is at rest), the face's blend-shape values beside them.
+   */
   emotionState(emotions: EmotionSnapshot | undefined) {
     return {
-      values: this.current(),
+      values: emotions?.values ?? {},
       dominant: emotions?.dominant ?? null,
+      blendshapes: this.current(),
       updated_at: this.updatedAt === undefined ? null : new Date(this.updatedAt).toISOString(),
     };
   }

@@ -28,8 +28,7 @@ export interface ExpressionCue {
 
 /**
  * The optional rich companion of an animation command (spec: "animation_state object"). The cue fields
- * (expressions, blink, eye_movement) are the spec's; this server sends none of them yet, the web UI
- * honours them.
+ * (expressions, blink, eye_movement) come from the clip's descriptor; the web UI honours them.
  */
 export interface AnimationStateInfo {
   action: string;

@@ -1,6 +1,10 @@
 import { byName } from './skin-files.ts';
 
 export const DEFAULT_PRIORITIES: Readonly<Record<string, number>> = { idle: 0, write: 3, talk: 5, think: 10 };
+/** The spec's states table marks these "Loop: yes": they last while a context holds them. Other states play once. */
+const LOOPING_STATES: ReadonlySet<string> = new Set(Object.keys(DEFAULT_PRIORITIES));
+/** The state speech audio holds: the watchdog leaves it alone while the audio plays. */
+export const SPEAKING_STATE = 'talk';
 
 /** A state name nobody registered; routes answer 400 listing the known states. */
 export class UnknownStateError extends Error {
@@ -41,6 +45,11 @@ export class StateRegistry {
 
   priority(state: string): number {
     return this.priorities.get(state) ?? 0;
+  }
+
+  /** Whether the state loops when the caller does not say: idle, think, write and talk do, plugin states play once. */
+  loops(state: string): boolean {
+    return LOOPING_STATES.has(state);
   }
 
   /** Real states and aliases, in name order. */

@@ -1,4 +1,5 @@
 import type { BodyServer } from '../body/body-server.ts';
+import { type Clock, systemClock } from '../body/clock.ts';
 import { CompatBridge } from '../compat/compat-bridge.ts';
 import { WebChat } from '../chat/web-chat.ts';
 import type { BodyPort, HostServices, UploadsPort } from '../components/contract.ts';
@@ -35,6 +36,8 @@ export interface AssistantOptions {
   history?: ChatHistory;
   diary: DiaryRepository;
   metrics: Metrics;
+  /** The components' `clock` service; tests pass a manual clock. */
+  clock?: Clock;
 }
 
 /**
@@ -69,6 +72,9 @@ function bodyPort(body: BodyServer): BodyPort {
     stopAnimation: (contextId) => void body.stopAnimation(contextId),
     setExpression: (name, intensity) => body.setExpression(name, intensity),
     clearExpression: () => body.clearExpression(),
+    setFaceValues: (values) => body.setFaceValues(values),
+    persona: () => body.persona(),
+    provideEmotions: (source) => body.setEmotionSource(source),
   };
 }
 
@@ -88,6 +94,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     compat: { cancelAll: () => compat.cancelAll() },
     voice,
     metrics: { observeStage: (stage, seconds) => options.metrics.observeStage(stage, seconds) },
+    clock: options.clock ?? systemClock,
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
   const operators = operatorRule(config, components);

@@ -27,6 +27,7 @@ import { collectStream } from './collect.ts';
 import { ConversationQueue } from './conversation-queue.ts';
 import { NO_ENGINE_NOTICE, type CortexSelector } from './cortex-selector.ts';
 import { dispatchReply, ttsSpeakSpec, TTS_SPEAK } from './dispatch.ts';
+import { emotionCues, EmotionTagStripper } from './emotion-tags.ts';
 import type { HistoryPort } from './history-adapter.ts';
 import { parseReply } from './parse-reply.ts';
 import { buildPrompt } from './prompt.ts';
@@ -236,12 +237,15 @@ export class MessageChain {
       animation.generating(message.hints.animation ?? 'write');
       const asked = performance.now();
       let firstToken = true;
+      // Emotion tags leave the text here, before any stream, chat, history row or voice sees it.
+      const tags = new EmotionTagStripper();
       const onDelta = (delta: string) => {
         if (firstToken) this.options.metrics?.observeStage('llm_first_token', (performance.now() - asked) / 1000);
         firstToken = false;
-        options.onDelta?.(delta);
+        const shown = tags.push(delta);
+        if (shown !== '') options.onDelta?.(shown);
       };
-      const reply = await collectStream(
+      await collectStream(
         engine.generate({
           messages,
           interfacePath: message.interfacePath,
@@ -253,7 +257,9 @@ export class MessageChain {
         onDelta,
       );
       this.options.metrics?.observeStage('llm_total', (performance.now() - asked) / 1000);
-      const parsed = parseReply(reply);
+      const tail = tags.flush();
+      if (tail !== '') options.onDelta?.(tail);
+      const parsed = parseReply(tags.text);
       // An engine that answered within the turn it was asked in: the user's save comes before the reply's.
       this.afterRequest.flush();
       if (parsed.text === '' && parsed.actions.length === 0) throw new Error('the engine answered nothing');
@@ -266,7 +272,7 @@ export class MessageChain {
       });
       animation.end();
       this.options.metrics?.observeStage('chain', (performance.now() - started) / 1000);
-      this.announceReply({ ...turn, reply: parsed.text });
+      this.announceReply({ ...turn, reply: parsed.text, emotions: emotionCues(tags.found, parsed.actions) });
       return { outcome: 'answered', report };
     } catch (error) {
       animation.end();

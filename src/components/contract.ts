@@ -91,14 +91,41 @@ export interface DiaryPort {
   write(entry: { text: string; interfacePath: string | null; tags: string[] }): Promise<number>;
 }
 
+/**
+ * The active skin's emotions (persona.json): each name's preset (blend shape to weight 0..1), and how
+ * fast an emotion rises (`default`) and fades (`decay`), as rates per second.
+ */
+export interface PersonaEmotions {
+  skin: string;
+  emotions: Record<string, Record<string, number>>;
+  emotion_speed: { default: number; decay: number };
+}
+
+/** The runtime emotions (spec: animation_state `emotions`): each one's level 0..1, and the strongest. */
+export interface EmotionSnapshot {
+  dominant: string;
+  values: Record<string, number>;
+}
+
 /** The avatar's body as a component may move it: state transitions and facial expressions. */
 export interface BodyPort {
   /** Enters a state for a context (`contextId`); refused (throws) for a lower priority than the current one. */
   transitionTo(state: string, options?: { contextId?: string; sessionId?: string; source?: string }): void;
   /** Ends the context; the body returns to idle once no other context holds it. */
   stopAnimation(contextId: string): void;
+  /** `vrm_expression_set`: a short-lived override of the face (an emotion preset or an expression name). */
   setExpression(name: string, intensity: number): void;
+  /** `vrm_expression_clear`: back to the emotional baseline. */
   clearExpression(): void;
+  /** `vrm_face`: the face's blend-shape values (0..1); broadcast only when they changed. */
+  setFaceValues(values: Record<string, number>): void;
+  /** The active skin's emotions (persona.json): each name's blend-shape preset, and their speeds per second. */
+  persona(): Promise<PersonaEmotions>;
+  /**
+   * Becomes the emotion manager: `source` gives the runtime emotions (undefined at rest) that join every
+   * animation command's animation_state and `GET /api/emotion_state`. Returns the release.
+   */
+  provideEmotions(source: () => EmotionSnapshot | undefined): () => void;
 }
 
 /** Temporary animation uploads (skins/temp), the same store the HTTP routes use. */
@@ -149,6 +176,13 @@ export interface MetricsPort {
   observeStage(stage: MetricStage, seconds: number): void;
 }
 
+/** Timers on the host's one injectable clock, so tests drive a component's time by hand. */
+export interface ClockPort {
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
 /** Every service a component may name in `needs`. */
 export interface HostServices {
   chain: ChainPort;
@@ -160,6 +194,7 @@ export interface HostServices {
   compat: CompatPort;
   voice: VoicePort;
   metrics: MetricsPort;
+  clock: ClockPort;
 }
 export type ServiceName = keyof HostServices;
 
@@ -229,10 +264,20 @@ export interface PromptTurn {
   text: string;
 }
 
+/** An emotion the reply showed: an `[em_<name>]` tag (removed from the text), or a `tts_speak` emotion. */
+export interface EmotionCue {
+  name: string;
+  /** 0..1 when the tag gave one. */
+  intensity: number | undefined;
+  source: 'tag' | 'speech';
+}
+
 /** A message and the answer that was delivered for it. */
 export interface CompletedTurn extends PromptTurn {
   /** The reply's text as delivered (empty when the reply was actions only). */
   reply: string;
+  /** The emotions the reply showed, in order (its tags first, then its speech's). */
+  emotions: EmotionCue[];
 }
 
 /** One turn of the conversation as the engine sees it. */

@@ -7,11 +7,12 @@
  * this tsconfig cannot type.
  */
 import type { Lipsync } from '../audio/lipsync.ts';
+import type { Viseme, VisemeCue } from '../audio/visemes.ts';
 import type { Descriptor } from '../body/descriptor.ts';
 import type { AnimationStateInfo, AnimationView, BodyMessage, ExpressionCue } from '../body/messages.ts';
 import type { WebChatEntry, WebChatFrame } from '../chat/web-chat-frames.ts';
 
-export type { AnimationStateInfo, AnimationView, Descriptor, ExpressionCue, Lipsync };
+export type { AnimationStateInfo, AnimationView, Descriptor, ExpressionCue, Lipsync, Viseme, VisemeCue };
 
 /** The legacy spelling: `animation` instead of `file`. */
 export interface LegacyAnimationMessage {

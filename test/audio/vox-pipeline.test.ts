@@ -61,7 +61,7 @@ describe('VoxPlugin.speak', () => {
     expect(result.delivered).toBe(true);
   });
 
-  it("uses the engine's own lip-sync data when it gives valid data", async () => {
+  it("uses the engine's own lip-sync data when it gives valid data, with visemes for its letters", async () => {
     harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'fake' });
     const own = {
       mouths: [
@@ -72,7 +72,13 @@ describe('VoxPlugin.speak', () => {
     };
     harness.audio.engines.vox.register('fake', () => recording(async () => toneWav(0.25), { lipsync: () => own }).engine);
     const result = await harness.audio.vox.speak({ text: 'Speak with your own mouth shapes', interfacePath: 'test/1' });
-    expect(result.lipsync).toEqual(own);
+    expect(result.lipsync).toEqual({
+      ...own,
+      visemes: [
+        { time: 0, viseme: 'aa', weight: 1 },
+        { time: 0.2, viseme: 'sil', weight: 1 },
+      ],
+    });
   });
 
   it('cuts an engine that hangs at VOX_TIMEOUT_SECONDS and falls back to the merged text', async () => {

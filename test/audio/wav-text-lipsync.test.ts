@@ -52,7 +52,7 @@ describe('speech text cleaning', () => {
 describe('lip-sync estimate', () => {
   it('keeps a silent clip closed', () => {
     const lipsync = estimateLipsync(new Int16Array(16000), 16000);
-    expect(lipsync).toEqual({ mouths: [{ time: 0, value: 'X' }], duration: 1 });
+    expect(lipsync).toEqual({ mouths: [{ time: 0, value: 'X' }], visemes: [{ time: 0, viseme: 'sil', weight: 1 }], duration: 1 });
   });
 
   it('opens the mouth while there is sound and closes it after, in the contract shape', () => {

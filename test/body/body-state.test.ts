@@ -57,7 +57,7 @@ describe('model, face and expressions', () => {
     body.setFaceValues({ Joy: 0.5, Angry: 2 });
     body.setFaceValues({ Joy: 0.5, Angry: 1 });
     expect(transport.messages()).toEqual([{ type: 'vrm_face', values: { Joy: 0.5, Angry: 1 } }]);
-    expect(body.getEmotionState()).toMatchObject({ values: { Joy: 0.5, Angry: 1 }, dominant: null, updated_at: expect.any(String) });
+    expect(body.getEmotionState()).toMatchObject({ values: {}, blendshapes: { Joy: 0.5, Angry: 1 }, dominant: null, updated_at: expect.any(String) });
     body.stop();
   });
 
@@ -88,6 +88,18 @@ describe('welcome messages and assets', () => {
     const hash = body.getVrmModel()?.hash ?? '';
     expect(body.welcomeMessages([hash]).map((message) => message.type)).toEqual(['vrm_animation', 'animation_state', 'vrm_model', 'vrm_face', 'vrm_audio']);
     expect(body.welcomeMessages(['/skins/default/anima.vrm'])[0]?.type).toBe('vrm_animation');
+    body.stop();
+  });
+
+  it('gives a client that joins while an expression override shows that override after the face values', async () => {
+    const { body } = await createTestBody();
+    body.setExpression('happy', 0.8);
+    expect(body.welcomeMessages([]).slice(-2)).toEqual([
+      { type: 'vrm_face', values: {} },
+      { type: 'vrm_expression_set', name: 'happy', intensity: 0.8 },
+    ]);
+    body.clearExpression();
+    expect(body.welcomeMessages([]).at(-1)?.type).toBe('vrm_face');
     body.stop();
   });
 

@@ -153,7 +153,8 @@ describe('state machine: the states-and-transitions table', () => {
 
   it('a non-looping clip ends on the client completion event and rotation restarts', async () => {
     const { body, clock, transport } = await createTestBody();
-    body.transitionTo('talk', { contextId: 't' });
+    // A single play (loop false): a held talk would play its clip again (test/body/held-states.test.ts).
+    body.playAnimation('talk', false, { contextId: 't' });
     expect(body.getAnimation()).toMatchObject({ state: 'talk', loop: false });
     expect(body.completeAnimation('/skins/default/animations/write/Texting.fbx', 'talk')).toBe(false);
     expect(body.completeAnimation('/skins/default/animations/talk/talking.fbx', 'talk')).toBe(true);
@@ -166,7 +167,7 @@ describe('state machine: the states-and-transitions table', () => {
 
   it('a non-looping clip ends on the fallback timer: its section frames / fps plus 1.5 s', async () => {
     const { body, clock } = await createTestBody();
-    body.transitionTo('talk', { contextId: 't' });
+    body.playAnimation('talk', false, { contextId: 't' });
     clock.advance(3499);
     expect(body.getAnimation().state).toBe('talk');
     clock.advance(1);

@@ -54,7 +54,7 @@ describe('component hooks around an answer', () => {
     expect(asked).toEqual([turn]);
     expect(record.prompts[0]?.[0]?.content).toContain('You know Mia likes tea.');
     await Promise.resolve();
-    expect(told).toEqual([{ ...turn, reply: 'Tea it is.' }]);
+    expect(told).toEqual([{ ...turn, reply: 'Tea it is.', emotions: [] }]);
     expect(record.delivered.at(-1)?.payload.text).toBe('Tea it is.');
     release();
   });

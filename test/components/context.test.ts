@@ -16,12 +16,21 @@ function hostServices(used: string[]): HostServices {
     chain: { submit: () => Promise.reject(new Error('not in this test')) },
     outbox: { enqueue: mark('outbox') },
     diary: { write: mark('diary') },
-    body: { transitionTo: () => used.push('body'), stopAnimation: () => undefined, setExpression: () => undefined, clearExpression: () => undefined },
+    body: {
+      transitionTo: () => used.push('body'),
+      stopAnimation: () => undefined,
+      setExpression: () => undefined,
+      clearExpression: () => undefined,
+      setFaceValues: () => undefined,
+      persona: () => Promise.reject(new Error('not in this test')),
+      provideEmotions: () => () => undefined,
+    },
     uploads: { promote: () => Promise.reject(new Error('not in this test')) },
     webChat: { show: () => true },
     compat: { cancelAll: () => Promise.resolve() },
     voice: new VoiceSlot(),
     metrics: { observeStage: () => undefined },
+    clock: { now: () => 0, setTimeout: () => undefined, clearTimeout: () => undefined },
   };
 }
 

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Clock } from '../../src/body/clock.ts';
 import type { ComponentRoots } from '../../src/components/discovery.ts';
 import { ConfigStore } from '../../src/config/store.ts';
 import { createLogger } from '../../src/logging.ts';
@@ -31,6 +32,8 @@ export interface TestServiceOptions {
   logLevel?: string;
   /** Where the log lines go (JSON, one a line); by default stdout. Tests read what was logged here. */
   logDestination?: NodeJS.WritableStream;
+  /** The components' clock (a ManualClock drives their timers by hand). */
+  clock?: Clock;
 }
 
 /** Real services over a fresh database and a temporary working directory, closed by `close()`. */
@@ -56,6 +59,7 @@ export async function createTestServices(options: TestServiceOptions = {}): Prom
     },
     ...(options.helloTimeoutMs === undefined ? {} : { helloTimeoutMs: options.helloTimeoutMs }),
     ...(options.componentRoots === undefined ? {} : { componentRoots: options.componentRoots }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   return {
     services,

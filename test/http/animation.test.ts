@@ -97,13 +97,19 @@ describe('animation endpoints', () => {
   });
 
   describe('GET /api/emotion_state', () => {
-    it('returns the face values, the dominant emotion and the update time', async () => {
-      expect((await subject.app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({ values: {}, dominant: null, updated_at: null });
-      subject.harness.services.body.setFaceValues({ Joy: 0.4 });
-      subject.harness.services.body.setEmotionSource(() => ({ dominant: 'happy', values: { happy: 0.4 } }));
+    it("returns each emotion's level, the dominant emotion, the face's blend shapes and the update time", async () => {
       expect((await subject.app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({
-        values: { Joy: 0.4 },
+        values: {},
+        dominant: null,
+        blendshapes: {},
+        updated_at: null,
+      });
+      subject.harness.services.body.setFaceValues({ Joy: 0.4 });
+      subject.harness.services.body.setEmotionSource(() => ({ dominant: 'happy', values: { happy: 0.5 } }));
+      expect((await subject.app.inject({ method: 'GET', url: '/api/emotion_state' })).json()).toEqual({
+        values: { happy: 0.5 },
         dominant: 'happy',
+        blendshapes: { Joy: 0.4 },
         updated_at: expect.any(String),
       });
     });

@@ -111,7 +111,8 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
   it('ends a non-looping clip on the client completion event', async () => {
     await start();
     const client = await joined();
-    await requestState({ state: 'talk', context_id: 'speech' });
+    // A single play: a held talk would play the clip again until its context stops.
+    await requestState({ state: 'talk', context_id: 'speech', loop: false });
     const talk = (await client.next((message) => ofType('vrm_animation')(message) && (message as Message).state === 'talk')) as Message;
     expect(talk.loop).toBe(false);
     client.socket.send(JSON.stringify({ type: 'animation_complete', file: talk.file, state: 'talk' }));

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { EngineFactory } from '../engine-registry.ts';
 import { baseLanguage } from '../languages.ts';
+import { lipsyncFromVisemes } from '../lipsync.ts';
+import { alignPhonemes, type Clause, parseEspeakPhonemes } from '../phoneme-alignment.ts';
+import { analyseFrames } from '../speech-frames.ts';
+import { decodeWav, durationSeconds, firstChannel } from '../wav.ts';
 import { parseVoiceList, type EspeakVoice } from './espeak.ts';
 import { runEspeakOffThread } from './espeak-worker.ts';
 import { UnknownSpeakerError, type Speaker, type VoxEngine, type VoxRequest } from './contract.ts';
@@ -37,14 +41,22 @@ const SAMPLE_SENTENCES: Record<string, string> = {
 
 const DEFAULT_VOICE = 'en-us';
 
+/** espeak-ng prints the phonemes it speaks (IPA, `_` between phonemes) in the same run as the audio. */
+const PHONEME_ARGS = ['--ipa', '--sep=_'];
+/** Alignment frames: fine enough for a phoneme (the shortest last about 30 ms). */
+const FRAME_S = 0.01;
+
 /**
  * The bundled local engine: espeak-ng in WebAssembly, offline, 134 voices. The voice is the per-call
  * voice, else one matching the detected language, else LOCAL_VOICE, else en-us. A voice may carry a
  * variant (`en-us+f3`); the variant is kept when the language hint picks another language.
+ * Lip-sync: espeak-ng's phonemes of each utterance, aligned to the utterance's own audio (docs/decisions.md).
  */
 export const createLocalVoxEngine: EngineFactory<VoxEngine> = ({ settings, config }) => {
   const options = LocalSettingsSchema.parse(settings);
   let voices: Promise<EspeakVoice[]> | undefined;
+  /** The phonemes of each WAV this engine returned, until Vox asks for its lip-sync. */
+  const phonemes = new WeakMap<Uint8Array, Clause[]>();
   const listVoices = () => (voices ??= runEspeakOffThread({ args: ['--voices'] }).then((result) => parseVoiceList(result.stdout)));
 
   async function voiceFor(request: Pick<VoxRequest, 'voice' | 'language'>): Promise<string> {
@@ -60,8 +72,9 @@ export const createLocalVoxEngine: EngineFactory<VoxEngine> = ({ settings, confi
     const prosody = EMOTION_PROSODY[emotion?.toLowerCase() ?? ''] ?? { speed: 1, pitch: 0 };
     const speed = Math.round((options.speed ?? 175) * prosody.speed);
     const pitch = Math.min(99, Math.max(0, (options.pitch ?? 50) + prosody.pitch));
-    const result = await runEspeakOffThread({ args: ['-v', voice, '-s', String(speed), '-p', String(pitch)], text });
+    const result = await runEspeakOffThread({ args: ['-v', voice, '-s', String(speed), '-p', String(pitch), ...PHONEME_ARGS], text });
     if (!result.wav) throw new Error(result.stderr.join(' ') || 'espeak-ng produced no audio');
+    phonemes.set(result.wav, parseEspeakPhonemes(result.stdout));
     return result.wav;
   }
 
@@ -73,6 +86,13 @@ export const createLocalVoxEngine: EngineFactory<VoxEngine> = ({ settings, confi
     },
     async generate(text, emotion, request) {
       return synthesise(text, await voiceFor(request), emotion);
+    },
+    lipsync(audio) {
+      const clauses = phonemes.get(audio);
+      if (!clauses) return undefined;
+      const pcm = decodeWav(audio);
+      const frames = analyseFrames(firstChannel(pcm), pcm.sampleRate, FRAME_S);
+      return lipsyncFromVisemes(alignPhonemes(clauses, frames), durationSeconds(pcm));
     },
     async speakers(): Promise<Speaker[]> {
       return (await listVoices()).map((voice) => ({ code: voice.language, name: voice.name, language: baseLanguage(voice.language) }));

@@ -2,7 +2,7 @@ import type { ConfigStore } from '../../config/store.ts';
 import type { Logger } from '../../logging.ts';
 import type { EngineRegistry } from '../engine-registry.ts';
 import { languageHint } from '../language-detect.ts';
-import { estimateLipsync, LipsyncSchema, type Lipsync } from '../lipsync.ts';
+import { estimateLipsync, LipsyncSchema, type Lipsync, withVisemes } from '../lipsync.ts';
 import { cleanSpeechText } from '../speech-text.ts';
 import { decodeWav, durationSeconds, firstChannel, isWav, wrapPcm, type Pcm16 } from '../wav.ts';
 import { DEFAULT_SAMPLE_RATE, type VoxEngine } from './contract.ts';
@@ -175,11 +175,11 @@ function normalise(bytes: Uint8Array, engine: VoxEngine): { wav: Uint8Array; pcm
   }
 }
 
-/** get_lipsync_data, when the engine has it and it answers the contract's shape. */
+/** get_lipsync_data, when the engine has it and it answers the contract's shape (visemes added if it has letters only). */
 function engineLipsync(engine: VoxEngine, bytes: Uint8Array): Lipsync | undefined {
   try {
     const parsed = LipsyncSchema.safeParse(engine.lipsync?.(bytes));
-    return parsed.success ? parsed.data : undefined;
+    return parsed.success ? withVisemes(parsed.data) : undefined;
   } catch {
     return undefined;
   }

@@ -5,6 +5,11 @@ export const avatarVariables = {
   COMPANION_PROMOTE_ENABLED: flag(false, { group: 'avatar', description: 'Value 1 allows promoting temporary uploads into a skin.' }),
   COMPANION_UPLOAD_TTL_DAYS: integer(7, { group: 'avatar', min: 1, max: 36_500, description: 'Days a temporary animation upload is kept.' }),
   COMPANION_UPLOAD_CLEANUP_INTERVAL_S: seconds(3600, { group: 'avatar', min: 1, whole: true, description: 'Seconds between sweeps of expired uploads.' }),
+  EMOTION_EXPRESSION_COOLDOWN_S: seconds(4, {
+    group: 'avatar',
+    min: 0.1,
+    description: 'Seconds an [em_*] tag keeps its expression on the face before it clears back to the emotional baseline.',
+  }),
 } as const;
 
 export const cortexVariables = {

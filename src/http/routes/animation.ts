@@ -7,6 +7,9 @@ import { notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
 import { assertSegments, requestState, StateRequestSchema, StateResultSchema } from '../body-requests.ts';
 
+const LevelsSchema = z.record(z.string(), z.number().min(0).max(1));
+const EmotionStateSchema = z.object({ values: LevelsSchema, dominant: z.string().nullable(), blendshapes: LevelsSchema, updated_at: z.string().nullable() });
+
 const SkinTypeParams = z.object({ skin: z.string().min(1).max(255), animation_type: z.string().min(1).max(255) });
 
 /** The web UI's animation endpoints: the state it polls and requests, the per-skin lists, the face state. */
@@ -37,5 +40,9 @@ export const animationRoutes: FastifyPluginAsyncZod<{ services: Services }> = as
     },
   );
 
-  app.get('/api/emotion_state', { schema: { summary: 'Current facial blend-shape intensities and the dominant emotion' } }, async () => body.getEmotionState());
+  app.get(
+    '/api/emotion_state',
+    { schema: { summary: "Each emotion's level (0..1), the dominant emotion and the face's blend-shape values", response: { 200: EmotionStateSchema } } },
+    async () => body.getEmotionState(),
+  );
 };

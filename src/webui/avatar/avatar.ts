@@ -8,6 +8,8 @@ import type { AnimationStateInfo, AnimationView, ClientMessage, ServerMessage } 
 import { Eyes } from './eyes.ts';
 import { Face } from './face.ts';
 import { FaceInbox } from './face-inbox.ts';
+import { installFaceProbe } from './face-probe.ts';
+import { installMouthProbe } from './mouth-probe.ts';
 import { EMPTY_PERSONA, loadPersona, type Persona, publishPersona } from './persona.ts';
 import { AnimationPlayer, type PlayCommand } from './player.ts';
 import { announceSpeech, Speech } from './speech.ts';
@@ -34,6 +36,8 @@ export class Avatar {
   private model: ModelRef | undefined;
   private modelGeneration = 0;
   private playing: PlayCommand | undefined;
+  /** The playing command's animation_state, given to the face of a model that mounts later. */
+  private playingState: AnimationStateInfo | undefined;
   private pending: { command: PlayCommand; receivedAt: number } | undefined;
   private readonly preloads = new Set<string>();
   /** Face messages that arrive before the model are kept for it. */
@@ -49,6 +53,8 @@ export class Avatar {
     private readonly resync: () => void,
   ) {
     stage.onFrame((delta) => this.frame(delta));
+    installFaceProbe(stage, () => this.body);
+    installMouthProbe(stage, this.speech, () => this.body);
   }
 
   /**
@@ -134,12 +140,13 @@ export class Avatar {
     if (state?.timing) command.elapsed = state.timing.time_in_clip;
     if (state) this.announceState(state);
     this.playing = command;
+    this.playingState = state;
     if (resetEyes) this.body?.eyes.reset();
     if (!this.body) {
       this.pending = { command, receivedAt: performance.now() };
       return;
     }
-    if (state) this.body.face.setAnimationState(command.file, state);
+    this.body.face.setAnimationState(command.file, state);
     void this.body.player.play(command);
   }
 
@@ -190,6 +197,7 @@ export class Avatar {
     const replay = this.pending ?? (this.playing ? { command: this.playing, receivedAt: performance.now() } : undefined);
     this.pending = undefined;
     if (replay) {
+      face.setAnimationState(replay.command.file, this.playingState);
       // The command waited for the model: catch up by the wait, as the other windows did not wait.
       const waited = (performance.now() - replay.receivedAt) / 1000;
       void player.play({ ...replay.command, elapsed: (replay.command.elapsed ?? 0) + waited });

@@ -1,7 +1,7 @@
 /**
  * The face messages (`vrm_face`, `vrm_expression_set`/`clear`) between the socket and the face. Before a
- * model is shown they are kept, not dropped: the latest value of each face key (they are targets, so
- * later values replace earlier ones) and the latest expression override, applied when the face attaches.
+ * model is shown they are kept, not dropped: the latest face values (each message is the whole map, so
+ * it replaces the one before) and the latest expression override, applied when the face attaches.
  * The override is a state until cleared, so it is also given to the face of every later model.
  */
 export interface FaceTarget {
@@ -12,7 +12,7 @@ export interface FaceTarget {
 
 export class FaceInbox {
   private target: FaceTarget | undefined;
-  private readonly values = new Map<string, number>();
+  private values: Record<string, number> | undefined;
   private expression: { name: string; intensity: number } | undefined;
 
   face(values: Record<string, number>): void {
@@ -20,7 +20,7 @@ export class FaceInbox {
       this.target.applyFace(values);
       return;
     }
-    for (const [key, value] of Object.entries(values)) this.values.set(key, value);
+    this.values = values;
   }
 
   setExpression(name: string, intensity: number): void {
@@ -36,8 +36,8 @@ export class FaceInbox {
   /** The face of a newly shown model: it gets what waited for it. */
   attach(target: FaceTarget): void {
     this.target = target;
-    if (this.values.size > 0) target.applyFace(Object.fromEntries(this.values));
-    this.values.clear();
+    if (this.values) target.applyFace(this.values);
+    this.values = undefined;
     if (this.expression) target.setExpression(this.expression.name, this.expression.intensity);
   }
 }

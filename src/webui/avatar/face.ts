@@ -4,13 +4,14 @@
  *  - override: `vrm_expression_set`/`clear`, a smooth lerp towards the named preset and back
  *  - cues: `animation_state.expressions`, active between their frames of the playing clip
  *  - emotion overlay: the strongest emotion of `animation_state.emotions`, after a short random delay
- *  - visemes: lip-sync mouths while speech plays
+ *  - visemes: the two strongest visemes of the speech at the audio's time (viseme-blend.ts)
  * plus automatic blinks and saccades (eyes.ts), with the held eyes_closed clamped to 0.85.
  */
 import type { VRM } from '@pixiv/three-vrm';
 import type { AnimationStateInfo, ExpressionCue } from '../protocol.ts';
 import type { Eyes } from './eyes.ts';
 import { type Persona, presetFor, resolveKey, type Weights } from './persona.ts';
+import { random, uniform } from './random.ts';
 
 const OVERRIDE_RATE = 6;
 const VISEME_RATE = 18;
@@ -33,10 +34,6 @@ function ease(current: number, target: number, rate: number, delta: number): num
   return current + (target - current) * (1 - Math.exp(-rate * delta));
 }
 
-function between([min, max]: [number, number]): number {
-  return min + Math.random() * (max - min);
-}
-
 /** The strongest emotion; ties are broken at random. */
 export function strongestEmotion(values: Record<string, number>): [string, number] | undefined {
   let best: Array<[string, number]> = [];
@@ -47,7 +44,7 @@ export function strongestEmotion(values: Record<string, number>): [string, numbe
     top = value;
     best.push([name, value]);
   }
-  return best[Math.floor(Math.random() * best.length)];
+  return best[Math.floor(random() * best.length)];
 }
 
 export class Face {
@@ -56,6 +53,7 @@ export class Face {
   private cues: { file: string; list: ExpressionCue[] } | undefined;
   private overlay: Overlay | undefined;
   private readonly visemes = new Map<string, { current: number; target: number }>();
+  private speaking = false;
   private readonly touched = new Set<string>();
 
   constructor(
@@ -68,11 +66,12 @@ export class Face {
     this.persona = persona;
   }
 
+  /** A `vrm_face` carries the whole emotional state (the server replaces its map): a key it leaves out eases back to 0. */
   applyFace(values: Record<string, number>): void {
-    for (const [key, value] of Object.entries(values)) {
-      const name = resolveKey(this.persona, key);
+    const targets = new Map(Object.entries(values).map(([key, value]) => [resolveKey(this.persona, key), Math.min(1, Math.max(0, value))]));
+    for (const name of new Set([...this.baseline.keys(), ...targets.keys()])) {
       const entry = this.baseline.get(name) ?? { current: 0, target: 0 };
-      entry.target = Math.min(1, Math.max(0, value));
+      entry.target = targets.get(name) ?? 0;
       this.baseline.set(name, entry);
     }
   }
@@ -86,32 +85,33 @@ export class Face {
     if (this.override) this.override.target = 0;
   }
 
-  /** The rich state of a new animation command: its frame cues, blink/saccade settings, emotion overlay. */
-  setAnimationState(file: string, state: AnimationStateInfo): void {
-    this.cues = state.expressions?.length ? { file, list: state.expressions } : undefined;
-    if (state.blink) {
-      this.eyes.blinkAuto = state.blink.auto !== false;
-      if (state.blink.rate_s && state.blink.rate_s > 0) this.eyes.blinkRate = state.blink.rate_s;
-    }
-    if (state.eye_movement) {
-      this.eyes.saccadeAuto = state.eye_movement.auto !== false;
-      if (state.eye_movement.saccade_rate_s && state.eye_movement.saccade_rate_s > 0) this.eyes.saccadeRate = state.eye_movement.saccade_rate_s;
-    }
-    const strongest = state.emotions ? strongestEmotion(state.emotions.values) : undefined;
+  /**
+   * The rich state of a new animation command: its frame cues, blink/saccade settings, emotion overlay.
+   * A command without one (or without some of its fields) brings back the defaults.
+   */
+  setAnimationState(file: string, state: AnimationStateInfo | undefined): void {
+    this.cues = state?.expressions?.length ? { file, list: state.expressions } : undefined;
+    this.eyes.configure(state?.blink, state?.eye_movement);
+    const strongest = state?.emotions ? strongestEmotion(state.emotions.values) : undefined;
     if (!strongest) return;
     const [name, intensity] = strongest;
     const level = Math.min(1, intensity);
     const preset = this.persona.emotions[name] ?? { [resolveKey(this.persona, name)]: 1 };
     const weights = Object.fromEntries(Object.entries(preset).map(([shape, weight]) => [shape, weight * level]));
-    const total = (OVERLAY_BASE_S + OVERLAY_PER_INTENSITY_S * level) * between(OVERLAY_JITTER);
-    this.overlay = { weights, startsIn: between(OVERLAY_DELAY_S), remaining: total, total };
+    const total = (OVERLAY_BASE_S + OVERLAY_PER_INTENSITY_S * level) * uniform(...OVERLAY_JITTER);
+    this.overlay = { weights, startsIn: uniform(...OVERLAY_DELAY_S), remaining: total, total };
   }
 
-  /** Viseme weights for this frame (empty when silent), eased so the mouth does not snap. */
-  setVisemeTarget(target: Weights): void {
-    for (const name of new Set([...this.visemes.keys(), ...Object.keys(target)])) {
+  /**
+   * Viseme weights for this frame, undefined when no speech plays. While speech plays they are shown as
+   * they are (already smoothed in audio time, so every window shows the same mouth at the same moment);
+   * once it stops the mouth eases shut.
+   */
+  setVisemeTarget(target: Weights | undefined): void {
+    this.speaking = target !== undefined;
+    for (const name of new Set([...this.visemes.keys(), ...Object.keys(target ?? {})])) {
       const entry = this.visemes.get(name) ?? { current: 0, target: 0 };
-      entry.target = target[name] ?? 0;
+      entry.target = target?.[name] ?? 0;
       this.visemes.set(name, entry);
     }
   }
@@ -134,7 +134,7 @@ export class Face {
     for (const [name, value] of Object.entries(this.cueWeights(frame))) raise(name, value);
     if (override) for (const [name, value] of Object.entries(override.weights)) raise(name, value * overrideLevel);
     for (const [name, entry] of this.visemes) {
-      entry.current = ease(entry.current, entry.target, VISEME_RATE, delta);
+      entry.current = this.speaking ? entry.target : ease(entry.current, entry.target, VISEME_RATE, delta);
       raise(name, entry.current);
     }
     this.applyEyes(weights, delta);

@@ -1,9 +1,11 @@
 /**
  * Speech audio for the avatar: `tts_play` (and the body's `vrm_audio` for a window that joins while
- * speech plays). Re-dispatches `app:tts-play` and `app:lipsync`, and gives the face its viseme weights.
+ * speech plays). Re-dispatches `app:tts-play` and `app:lipsync`, and gives the face its viseme weights,
+ * read off the audio element's own clock so the mouth follows what is heard (and stops with it).
  */
 import type { Lipsync } from '../protocol.ts';
-import type { Persona, Weights } from './persona.ts';
+import { type Persona, resolveKey, type Weights } from './persona.ts';
+import { blendVisemes, type MouthShapes } from './viseme-blend.ts';
 
 export interface SpeechRequest {
   url: string;
@@ -15,6 +17,7 @@ export class Speech {
   private audio: HTMLAudioElement | undefined;
   private url: string | undefined;
   private lipsync: Lipsync | undefined;
+  private shown: { url: string; time: number } | undefined;
   private blocked = false;
   private readonly blockedListeners = new Set<(blocked: boolean) => void>();
 
@@ -41,7 +44,7 @@ export class Speech {
     const audio = new Audio(request.url);
     this.audio = audio;
     this.url = request.url;
-    this.lipsync = request.lipsync?.mouths?.length ? request.lipsync : undefined;
+    this.lipsync = request.lipsync?.visemes?.length ? request.lipsync : undefined;
     if (request.offset_s) audio.currentTime = request.offset_s;
     audio.addEventListener('ended', () => {
       if (this.audio === audio) this.stop();
@@ -70,19 +73,33 @@ export class Speech {
     for (const listener of this.blockedListeners) listener(blocked);
   }
 
-  /** The persona's weights for the mouth shape at the audio's current time; empty when silent. */
-  visemeTarget(persona: Persona): Weights {
+  /** The persona's weights for the mouth at the audio's current time; undefined when no speech plays. */
+  visemeTarget(persona: Persona): Weights | undefined {
     const audio = this.audio;
-    const mouths = this.lipsync?.mouths;
-    if (!audio || !mouths || audio.paused) return {};
-    const time = audio.currentTime;
-    let letter = 'X';
-    for (const mouth of mouths) {
-      if (mouth.time > time) break;
-      letter = mouth.value;
-    }
-    return persona.blendshape_map.visemes?.[letter] ?? {};
+    const visemes = this.lipsync?.visemes;
+    this.shown = undefined;
+    if (!audio || !this.url || !visemes || audio.paused || audio.ended) return undefined;
+    this.shown = { url: this.url, time: audio.currentTime };
+    return visemeWeights(persona, blendVisemes(visemes, this.shown.time, this.lipsync?.duration ?? audio.duration));
   }
+
+  /** The speech and audio time the last visemeTarget showed; undefined when it showed none. */
+  position(): { url: string; time: number } | undefined {
+    return this.shown;
+  }
+}
+
+/**
+ * The model's blend shapes for these visemes: the persona's `blendshape_map.visemes` entry when it has
+ * one, else the expression the viseme names (VRM 1.0's `aa ih ou ee oh`), through blendshape_map.
+ */
+function visemeWeights(persona: Persona, shapes: MouthShapes): Weights {
+  const weights: Weights = {};
+  for (const [viseme, level] of Object.entries(shapes)) {
+    const preset = persona.blendshape_map.visemes?.[viseme] ?? { [resolveKey(persona, viseme)]: 1 };
+    for (const [name, weight] of Object.entries(preset)) weights[name] = Math.max(weights[name] ?? 0, weight * level);
+  }
+  return weights;
 }
 
 export function announceSpeech(message: { url: string; audio_duration_s?: number; lipsync?: Lipsync | null; text?: string }): void {

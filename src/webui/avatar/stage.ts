@@ -26,6 +26,8 @@ export class Stage {
   /** What the camera keeps in view: the model from the thighs up, in metres. */
   private framing = { centre: 1.2, halfHeight: 0.6, halfWidth: 0.5 };
   visible = true;
+  /** Test seam (`window.__app_face.hold`): frames still render, but time moves only through `step`. */
+  private held = false;
 
   constructor(private readonly canvas: HTMLCanvasElement) {
     this.renderer = new WebGLRenderer({ canvas, antialias: true });
@@ -41,6 +43,16 @@ export class Stage {
 
   onFrame(callback: (delta: number) => void): void {
     this.callbacks.push(callback);
+  }
+
+  /** Stops (or restarts) the frame clock; while it is held, `step` alone advances the avatar. */
+  hold(held: boolean): void {
+    this.held = held;
+  }
+
+  /** Advances everything that runs per frame by `delta` seconds, at once. */
+  step(delta: number): void {
+    for (const callback of this.callbacks) callback(delta);
   }
 
   start(): void {
@@ -86,8 +98,7 @@ export class Stage {
 
   private frame(time: number): void {
     this.timer.update(time);
-    const delta = Math.min(MAX_DELTA_S, this.timer.getDelta());
-    for (const callback of this.callbacks) callback(delta);
+    if (!this.held) this.step(Math.min(MAX_DELTA_S, this.timer.getDelta()));
     if (!this.visible) return;
     this.renderer.render(this.scene, this.camera);
     if (this.vrm && window.__anima_first_avatar_frame === undefined) {
