@@ -13,6 +13,7 @@ import { bodyRoutes } from './http/routes/body.ts';
 import { chatArchiveRoutes } from './http/routes/chat-archives.ts';
 import { chatSessionRoutes } from './http/routes/chat-session.ts';
 import { capabilityRoutes } from './http/routes/capabilities.ts';
+import { memoryRoutes } from './http/routes/memory.ts';
 import { metricsRoutes } from './http/routes/metrics.ts';
 import { componentProvidedRoutes } from './http/routes/component-routes.ts';
 import { componentRoutes } from './http/routes/components.ts';
@@ -79,6 +80,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(chatArchiveRoutes, { services });
   await app.register(chatSessionRoutes, { services });
   await app.register(diaryRoutes, { services });
+  await app.register(memoryRoutes, { services });
   await app.register(historyRoutes, { services });
   await app.register(animationRoutes, { services });
   await app.register(bodyRoutes, { services });

@@ -15,6 +15,7 @@ import { ActivityLogRepository } from './db/repositories/activity-log.ts';
 import { ConfigEntriesRepository } from './db/repositories/config-entries.ts';
 import { createHistoryServices, type HistoryServices } from './history/history-services.ts';
 import type { LogTap, Logger } from './logging.ts';
+import { MemoryStore } from './memory/memory-store.ts';
 import { followSecrets } from './logging-redact.ts';
 import { HELLO_TIMEOUT_MS, SocketGate } from './realtime/socket-gate.ts';
 import { Metrics } from './system/metrics.ts';
@@ -72,6 +73,8 @@ export interface Services extends MessagingServices {
   audio: AudioServices;
   /** Prometheus metrics: stage latencies, socket and queue gauges (`GET /api/metrics`). */
   metrics: Metrics;
+  /** Long-term memory: people, identities, memories (`/api/memory`, `/api/people`, the memory plugin). */
+  memory: MemoryStore;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
   disposers: Array<() => Promise<void> | void>;
 }
@@ -137,6 +140,9 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
   const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   disposers.push(history.stop);
   const metrics = new Metrics();
+  // On the components' clock: a memory's age is measured on the clock its recall reads.
+  const memoryClock = options.clock;
+  const memory = new MemoryStore(database, memoryClock ? () => new Date(memoryClock.now()) : undefined);
   const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
   disposers.push(bodyService.stop);
   const avatarFiles = await startAvatarFiles({ body: bodyService.body, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
@@ -155,6 +161,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     diary: history.diary,
     paths: { cwd, backups: resolve(cwd, config.get('BACKUPS_DIR')) },
     metrics,
+    memory,
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
@@ -183,6 +190,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     avatarFiles,
     history,
     metrics,
+    memory,
     ...messaging,
     audio,
     disposers,

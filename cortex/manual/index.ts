@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ComponentRouteError, defineCortex } from '../../src/components/contract.ts';
+import { BackgroundDeclinedError, ComponentRouteError, defineCortex } from '../../src/components/contract.ts';
 import { PendingPrompts } from './pending-prompts.ts';
 
 const AnswerSchema = z.object({
@@ -23,6 +23,8 @@ export default defineCortex({
     const pending = new PendingPrompts();
     return {
       async *generate(request) {
+        // The operator answers people; the host's own work (memory extraction) is not theirs to type.
+        if (request.background) throw new BackgroundDeclinedError('the manual engine answers only messages from people');
         yield await pending.ask(request);
       },
       stop: () => pending.rejectAll(new Error('the manual engine stopped')),

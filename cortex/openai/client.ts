@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { ChatTurn, TokenUsage } from '../../src/components/contract.ts';
+import type { ChatTurn, JsonResponseFormat, TokenUsage } from '../../src/components/contract.ts';
 import { postJson, readText, release, targetOf } from './http-post.ts';
 import { sseData } from './sse.ts';
 
@@ -118,12 +118,21 @@ export async function* streamChat(
   messages: ChatTurn[],
   signal: AbortSignal,
   onUsage?: (usage: TokenUsage) => void,
+  responseFormat?: JsonResponseFormat,
 ): AsyncGenerator<string> {
   const target = targetOf(`${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (settings.apiKey.trim() !== '') headers.authorization = `Bearer ${settings.apiKey.trim()}`;
   // include_usage: the last chunk carries the token counts (OpenAI, Ollama, llama.cpp, vLLM, LM Studio).
-  const body = JSON.stringify({ model: settings.model, messages, stream: true, stream_options: { include_usage: true } });
+  // Structured outputs: OpenAI, Ollama, llama.cpp, vLLM and LM Studio hold the answer to the schema.
+  const format = responseFormat && { type: 'json_schema', json_schema: { name: responseFormat.name, schema: responseFormat.schema, strict: true } };
+  const body = JSON.stringify({
+    model: settings.model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(format ? { response_format: format } : {}),
+  });
   for (let attempt = 0; ; attempt += 1) {
     const controller = new AbortController();
     const abort = () => controller.abort(signal.reason);

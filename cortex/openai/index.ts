@@ -11,7 +11,7 @@ export default defineCortex({
   description: 'OpenAI-compatible chat completions (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL).',
   requiredConfig: ['OPENAI_BASE_URL', 'OPENAI_MODEL'],
   create: ({ config }) => ({
-    generate: ({ messages, signal, onUsage }) =>
+    generate: ({ messages, signal, onUsage, responseFormat }) =>
       streamChat(
         {
           baseUrl: config.get('OPENAI_BASE_URL'),
@@ -23,6 +23,7 @@ export default defineCortex({
         messages,
         signal,
         onUsage,
+        responseFormat,
       ),
   }),
 });

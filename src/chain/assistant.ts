@@ -13,6 +13,8 @@ import type { DiaryRepository } from '../db/repositories/diary.ts';
 import { IntegrationsRepository } from '../db/repositories/integrations.ts';
 import type { ChatHistory } from '../history/chat-history.ts';
 import type { Logger } from '../logging.ts';
+import type { MemoryStore } from '../memory/memory-store.ts';
+import { completionPort } from './completion.ts';
 import { CortexSelector } from './cortex-selector.ts';
 import { diaryPort, historyPort } from './history-adapter.ts';
 import { integrationInterface } from './integration-interface.ts';
@@ -36,6 +38,8 @@ export interface AssistantOptions {
   history?: ChatHistory;
   diary: DiaryRepository;
   metrics: Metrics;
+  /** Long-term memory, as the `memory` service. */
+  memory: MemoryStore;
   /** The components' `clock` service; tests pass a manual clock. */
   clock?: Clock;
 }
@@ -83,6 +87,8 @@ export function createAssistant(options: AssistantOptions): Assistant {
   const history = historyPort({ db: database.db, dialect: database.dialect, config, logger, ...(options.history ? { history: options.history } : {}) });
   const speech = new SpeechSlot();
   const voice = new VoiceSlot();
+  // Background completions (memory extraction) end with the chain.
+  const completions = new AbortController();
   // Components are created only in start(), once every service below exists.
   const services = (): HostServices => ({
     chain: { submit: (message, submitOptions) => chain.submit(message, submitOptions) },
@@ -94,6 +100,8 @@ export function createAssistant(options: AssistantOptions): Assistant {
     compat: { cancelAll: () => compat.cancelAll() },
     voice,
     metrics: { observeStage: (stage, seconds) => options.metrics.observeStage(stage, seconds) },
+    memory: options.memory,
+    completion: completionPort(cortex, config, completions.signal),
     clock: options.clock ?? systemClock,
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
@@ -122,6 +130,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     },
     async stop() {
       chain.stop();
+      completions.abort(new Error('the assistant is stopping'));
       await compat.cancelAll();
       await components.stopAll();
       await history.stop();

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ConfigValues, VariableKey } from '../config/schema.ts';
+import type { MemoryStore } from '../memory/memory-store.ts';
 import type { Stage as MetricStage } from '../system/metrics.ts';
 import type { ActionOrigin, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
 
 export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
 export { deliveredText, messageActionOf } from './messages.ts';
+export type { Memory, MemoryCandidate, MemoryKind, NewMemory, Person, RecallScope, RememberOutcome } from '../memory/types.ts';
 export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.ts';
 export { splitMessage } from './split-message.ts';
 export { TypingIndicators } from './typing-indicators.ts';
@@ -176,6 +178,30 @@ export interface MetricsPort {
   observeStage(stage: MetricStage, seconds: number): void;
 }
 
+/**
+ * Long-term memory (contract "Memory"), the same store the `/api/memory` routes use: people across
+ * platforms, what is remembered of them with its history, full-text search and stored vectors.
+ */
+export type MemoryPort = Pick<
+  MemoryStore,
+  'personFor' | 'candidates' | 'remember' | 'list' | 'getMany' | 'markRecalled' | 'forgetPerson' | 'vectors' | 'setEmbedding'
+>;
+
+/** An answer that must be JSON of `schema` (a JSON Schema object), as OpenAI's structured outputs name it. */
+export interface JsonResponseFormat {
+  name: string;
+  schema: Record<string, unknown>;
+}
+
+/** Thrown by an engine that does not do the host's own (background) work, such as a human operator's. */
+export class BackgroundDeclinedError extends Error {}
+
+/** One completion of the active Cortex engine for the host's own work (memory extraction), not for a person. */
+export interface CompletionPort {
+  /** The whole answer; throws when no engine is active, the engine fails or CORTEX_TIMEOUT_S passes. */
+  complete(request: { messages: ChatTurn[]; interfacePath: string; responseFormat?: JsonResponseFormat; signal?: AbortSignal }): Promise<string>;
+}
+
 /** Timers on the host's one injectable clock, so tests drive a component's time by hand. */
 export interface ClockPort {
   now(): number;
@@ -194,6 +220,8 @@ export interface HostServices {
   compat: CompatPort;
   voice: VoicePort;
   metrics: MetricsPort;
+  memory: MemoryPort;
+  completion: CompletionPort;
   clock: ClockPort;
 }
 export type ServiceName = keyof HostServices;
@@ -295,6 +323,10 @@ export interface CortexRequest {
   signal: AbortSignal;
   /** Engines whose back end counts tokens report the counts here, once the reply is complete. */
   onUsage?(usage: TokenUsage): void;
+  /** The answer must be JSON of this schema; an engine without structured output gets it said in the prompt. */
+  responseFormat?: JsonResponseFormat;
+  /** The host's own request (memory extraction), not a person's message: an engine with a human behind it refuses it. */
+  background?: boolean;
 }
 
 export interface CortexInstance extends ComponentInstance {

@@ -20,6 +20,7 @@ export type VariableGroup =
   | 'audio'
   | 'http_tts'
   | 'platforms'
+  | 'memory'
   | 'system';
 
 /** Each group's title on the configuration page. */
@@ -36,6 +37,7 @@ export const GROUP_LABELS: Readonly<Record<VariableGroup, string>> = {
   audio: 'Voice and speech',
   http_tts: 'HTTP speech server',
   platforms: 'Chat platforms',
+  memory: 'Memory',
   system: 'Persona and system',
 };
 

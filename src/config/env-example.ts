@@ -13,6 +13,7 @@ const GROUP_TITLES: Record<VariableGroup, string> = {
   compat: 'Ollama-compatible server',
   radio: 'Radio host',
   platforms: 'Chat platforms',
+  memory: 'Long-term memory',
   audio: 'Audio: Auris (speech to text), Vox (text to speech), Live',
   http_tts: 'HTTP text-to-speech engine',
 };

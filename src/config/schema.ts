@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { VariableDefinition } from './define.ts';
 import { audioVariables, httpTtsVariables } from './variables/audio.ts';
 import { attentionVariables, databaseVariables, historyVariables, serverVariables, storageVariables, systemVariables } from './variables/server.ts';
+import { memoryVariables } from './variables/memory.ts';
 import { avatarVariables, compatVariables, cortexVariables, platformVariables, radioVariables } from './variables/services.ts';
 
 /** Every configuration variable of Anima, with its default. The single source of configuration defaults. */
@@ -17,6 +18,7 @@ export const variables = {
   ...compatVariables,
   ...radioVariables,
   ...platformVariables,
+  ...memoryVariables,
   ...audioVariables,
   ...httpTtsVariables,
 } as const;

@@ -133,6 +133,49 @@ export interface NewIntegrationRecord {
   metadata: Record<string, unknown>;
 }
 
+/** One human across platforms (contract "Memory"). */
+export interface PeopleTable {
+  id: Generated<number>;
+  display_name: string;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+/** A platform identity `<interface_id>:<user_id>`; each belongs to at most one person. */
+export interface PersonIdentitiesTable {
+  identity: string;
+  person_id: number;
+  created_at: string;
+}
+
+export type MemoryKind = 'profile' | 'fact' | 'episode';
+
+/** Something remembered; a replaced memory keeps its row with `superseded_by` naming its successor. */
+export interface MemoriesTable {
+  id: Generated<number>;
+  /** null for an episode of a conversation with several people. */
+  person_id: number | null;
+  kind: MemoryKind;
+  /** A short key of what it is about (`sister_name`); a newer memory of the same person and topic replaces the older. */
+  topic: string | null;
+  text: string;
+  /** 0..1. */
+  importance: number;
+  /** ISO 8601 UTC; sorts as text. */
+  created_at: string;
+  last_recalled_at: string | null;
+  /** The conversation it was learned in. */
+  source_path: string | null;
+  /** 0 or 1. */
+  pinned: number;
+  superseded_by: number | null;
+  /** Little-endian float32 vector of `embedding_model`, or null. */
+  embedding: Uint8Array | null;
+  embedding_model: string | null;
+}
+
+export type MemoryRow = Selectable<MemoriesTable>;
+
 export interface Database {
   config_entries: ConfigEntriesTable;
   activity_log: ActivityLogTable;
@@ -141,4 +184,7 @@ export interface Database {
   chat_session_meta: ChatSessionMetaTable;
   integration_outbox: IntegrationOutboxTable;
   integration_messages: IntegrationMessagesTable;
+  people: PeopleTable;
+  person_identities: PersonIdentitiesTable;
+  memories: MemoriesTable;
 }

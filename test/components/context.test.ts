@@ -30,6 +30,18 @@ function hostServices(used: string[]): HostServices {
     compat: { cancelAll: () => Promise.resolve() },
     voice: new VoiceSlot(),
     metrics: { observeStage: () => undefined },
+    memory: {
+      personFor: () => Promise.reject(new Error('not in this test')),
+      candidates: () => Promise.resolve([]),
+      remember: () => Promise.reject(new Error('not in this test')),
+      list: () => Promise.resolve([]),
+      getMany: () => Promise.resolve([]),
+      markRecalled: () => Promise.resolve(),
+      forgetPerson: () => Promise.resolve(0),
+      vectors: () => Promise.resolve(new Map()),
+      setEmbedding: () => Promise.resolve(),
+    },
+    completion: { complete: () => Promise.reject(new Error('not in this test')) },
     clock: { now: () => 0, setTimeout: () => undefined, clearTimeout: () => undefined },
   };
 }

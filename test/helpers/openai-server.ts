@@ -6,7 +6,13 @@ export type Scripted =
   /** `reportsUsage: false`: a server that ignores `stream_options.include_usage` (no usage chunk). */
   | { kind: 'reply'; text: string; chunkSize?: number; delayMs?: number; reportsUsage?: boolean }
   | { kind: 'status'; status: 400 | 401 | 429 | 500 | 503; retryAfter?: number; message?: string }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** Misbehaviours: `text` streamed, then the connection is destroyed (no finish chunk, no `[DONE]`). */
+  | { kind: 'cut'; text: string; chunkSize?: number }
+  /** `text` streamed (the headers alone when empty), then nothing more on a connection kept open. */
+  | { kind: 'stall'; text: string; chunkSize?: number }
+  /** A 200 event stream whose body is `body` as it stands (malformed SSE, broken JSON). */
+  | { kind: 'raw'; body: string };
 
 export interface RecordedRequest {
   path: string;
@@ -23,9 +29,13 @@ export interface FakeOpenAi {
   requests: RecordedRequest[];
   /** Answers for the next requests, in order; then `fallback`. */
   script(...answers: Scripted[]): void;
-  /** Forgets the recorded requests and the scripted answers not used yet. */
+  /** Forgets the recorded requests, the scripted answers not used yet and `answerFor`. */
   reset(): void;
   fallback: Scripted;
+  /** Consulted first for each chat request: a scripted answer chosen by what was asked (undefined: the queue decides). */
+  answerFor: ((request: RecordedRequest) => Scripted | undefined) | undefined;
+  /** The vector `POST /v1/embeddings` answers for one input; by default words hashed into 64 dimensions. */
+  embed: (text: string) => number[];
   /** Requests whose client closed the connection before the answer was complete. */
   readonly aborted: number;
   /** Resolves once `aborted` reaches `count`. */
@@ -54,11 +64,22 @@ function chunk(id: string, model: string, created: number, delta: Record<string,
   };
 }
 
+/** How a stream ends: as the API ends it, with the connection destroyed, or not at all (the connection stays open). */
+type Ending = 'done' | 'cut' | 'stall';
+
 /**
  * Streams like the real API: a role chunk, content chunks, a finish chunk, with `stream_options.include_usage`
  * a usage chunk (empty choices), then `data: [DONE]`. Stops writing once the client has gone.
  */
-async function stream(response: ServerResponse, model: string, text: string, chunkSize: number, delayMs: number, usage: boolean): Promise<void> {
+async function stream(
+  response: ServerResponse,
+  model: string,
+  text: string,
+  chunkSize: number,
+  delayMs: number,
+  usage: boolean,
+  ending: Ending = 'done',
+): Promise<void> {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -69,6 +90,9 @@ async function stream(response: ServerResponse, model: string, text: string, chu
     if (response.destroyed) return;
     send(chunk(id, model, created, { content: text.slice(index, index + chunkSize) }, null));
   }
+  // The socket's end: what was written still arrives, then the connection closes mid-body.
+  if (ending === 'cut') response.socket?.end();
+  if (ending !== 'done') return;
   send(chunk(id, model, created, {}, 'stop'));
   if (usage)
     send({
@@ -81,6 +105,31 @@ async function stream(response: ServerResponse, model: string, text: string, chu
       usage: { prompt_tokens: 10, completion_tokens: Math.ceil(text.length / chunkSize), total_tokens: 10 + Math.ceil(text.length / chunkSize) },
     });
   response.end('data: [DONE]\n\n');
+}
+
+/** Each word adds 1 to one of 64 dimensions: texts that share words point the same way. */
+function hashedWords(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 0;
+    for (const char of word) hash = (hash * 31 + (char.codePointAt(0) ?? 0)) % 64;
+    vector[hash] = (vector[hash] ?? 0) + 1;
+  }
+  return vector;
+}
+
+/** `POST /v1/embeddings` as the API answers it: one embedding object per input, in order. */
+function embeddings(response: ServerResponse, body: RecordedRequest['body'], embed: (text: string) => number[]): void {
+  const inputs = typeof body.input === 'string' ? [body.input] : Array.isArray(body.input) ? body.input.map(String) : [];
+  const tokens = inputs.reduce((sum, text) => sum + text.split(/\s+/).length, 0);
+  response.writeHead(200, { 'content-type': 'application/json' }).end(
+    JSON.stringify({
+      object: 'list',
+      data: inputs.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
+      model: body.model ?? 'unknown',
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    }),
+  );
 }
 
 function completion(response: ServerResponse, model: string, text: string): void {
@@ -97,7 +146,7 @@ function completion(response: ServerResponse, model: string, text: string): void
 }
 
 /**
- * A local OpenAI-compatible server (real HTTP on port 0): `POST /v1/chat/completions`, streaming SSE
+ * A local OpenAI-compatible server (real HTTP on port 0): `POST /v1/embeddings`, `POST /v1/chat/completions`, streaming SSE
  * exactly as the API does, non-streaming JSON, and the API's error bodies for 4xx/5xx (with
  * Retry-After on 429). `apiKey` set: other bearer tokens get 401.
  */
@@ -120,8 +169,11 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      fake.answerFor = undefined;
     },
     fallback: options.fallback ?? { kind: 'reply', text: 'Hello from the fake model.' },
+    answerFor: undefined,
+    embed: hashedWords,
   };
   const server: Server = createServer((request, response) => {
     const parts: Buffer[] = [];
@@ -140,7 +192,7 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
           return;
         }
         requests.push({ path: request.url ?? '', headers: request.headers, body });
-        if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+        if (request.method !== 'POST' || (request.url !== '/v1/chat/completions' && request.url !== '/v1/embeddings')) {
           response.writeHead(404, { 'content-type': 'application/json' }).end(
             JSON.stringify({
               error: { message: `Unknown request URL: ${request.method} ${request.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
@@ -154,10 +206,14 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
             .end(JSON.stringify({ error: { message: 'Incorrect API key provided.', ...ERROR_TYPES[401], param: null } }));
           return;
         }
+        if (request.url === '/v1/embeddings') {
+          embeddings(response, body, fake.embed);
+          return;
+        }
         response.on('close', () => {
           if (!response.writableEnded) noteAbort();
         });
-        const answer = queue.shift() ?? fake.fallback;
+        const answer = fake.answerFor?.(requests.at(-1) as RecordedRequest) ?? queue.shift() ?? fake.fallback;
         const model = body.model ?? 'unknown';
         if (answer.kind === 'hang') {
           open.add(response);
@@ -169,6 +225,15 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
           const message =
             answer.message ?? (answer.status === 429 ? 'Rate limit reached for requests' : 'The server had an error while processing your request.');
           response.writeHead(answer.status, headers).end(JSON.stringify({ error: { message, ...ERROR_TYPES[answer.status], param: null } }));
+          return;
+        }
+        if (answer.kind === 'raw') {
+          response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' }).end(answer.body);
+          return;
+        }
+        if (answer.kind === 'cut' || answer.kind === 'stall') {
+          if (answer.kind === 'stall') open.add(response);
+          await stream(response, model, answer.text, answer.chunkSize ?? 4, 0, false, answer.kind);
           return;
         }
         const usage = body.stream_options?.include_usage === true && answer.reportsUsage !== false;
@@ -186,6 +251,18 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
     },
     set fallback(value: Scripted) {
       fake.fallback = value;
+    },
+    get answerFor() {
+      return fake.answerFor;
+    },
+    set answerFor(value: FakeOpenAi['answerFor']) {
+      fake.answerFor = value;
+    },
+    get embed() {
+      return fake.embed;
+    },
+    set embed(value: (text: string) => number[]) {
+      fake.embed = value;
     },
     get aborted() {
       return aborted;

@@ -39,7 +39,8 @@ export interface TestServiceOptions {
 /** Real services over a fresh database and a temporary working directory, closed by `close()`. */
 export async function createTestServices(options: TestServiceOptions = {}): Promise<TestServices> {
   const cwd = await mkdtemp(join(tmpdir(), 'anima-test-'));
-  const config = ConfigStore.fromSources({ envFile: options.envFile ?? {}, environment: options.environment ?? {} });
+  // Memory is on in production; off here unless a suite turns it on, so a scripted model answers only the requests a suite expects.
+  const config = ConfigStore.fromSources({ envFile: options.envFile ?? {}, environment: { MEMORY_ENABLED: 'false', ...options.environment } });
   const { logger, tap } = createLogger({
     level: options.logLevel ?? 'silent',
     pretty: false,

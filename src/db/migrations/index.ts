@@ -5,6 +5,7 @@ import { chatHistory } from './0003-chat-history.ts';
 import { diaryEntries } from './0004-diary-entries.ts';
 import { chatSessionMeta } from './0005-chat-session-meta.ts';
 import { integrations } from './0006-integrations.ts';
+import { memory } from './0007-memory.ts';
 import type { MigrationDialect } from './table-options.ts';
 
 /**
@@ -19,4 +20,5 @@ export const migrationFactories: Record<string, (dialect: MigrationDialect) => M
   '0004-diary-entries': diaryEntries,
   '0005-chat-session-meta': chatSessionMeta,
   '0006-integrations': integrations,
+  '0007-memory': memory,
 };
