@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { createConnection, createPool } from 'mysql2/promise';
 import { openDatabase, type DatabaseHandle } from '../src/db/dialect.ts';
 import { ChatHistoryRepository } from '../src/db/repositories/chat-history-repository.ts';
@@ -9,6 +8,7 @@ import type { DialectName } from '../src/db/schema.ts';
 import { ChatHistory } from '../src/history/chat-history.ts';
 import { MicrosecondClock, toDatabaseTimestamp } from '../src/history/timestamps.ts';
 import { createLogger } from '../src/logging.ts';
+import { interleaved } from './lib/interleaved.ts';
 import { percentile, type Report } from './lib/report.ts';
 
 /**
@@ -93,34 +93,6 @@ async function mysqlTarget(): Promise<Target> {
     },
     drop: () => admin(`DROP DATABASE IF EXISTS \`${name}\``),
   };
-}
-
-interface Timed {
-  /** Operations per second of busy time. */
-  perSecond: number;
-  samples: number[];
-}
-
-/**
- * Runs ours and the baseline alternately, one operation each, so both see the same machine noise
- * (other processes, GC, checkpoints) instead of one phase getting the quiet minute.
- */
-async function interleaved(
-  count: number,
-  baseline: (index: number) => Promise<unknown>,
-  ours: (index: number) => Promise<unknown>,
-): Promise<{ baseline: Timed; ours: Timed }> {
-  const samples = { baseline: [] as number[], ours: [] as number[] };
-  for (let index = 0; index < count; index += 1) {
-    let at = performance.now();
-    await baseline(index);
-    samples.baseline.push(performance.now() - at);
-    at = performance.now();
-    await ours(index);
-    samples.ours.push(performance.now() - at);
-  }
-  const timed = (list: number[]): Timed => ({ perSecond: list.length / (list.reduce((sum, value) => sum + value, 0) / 1000), samples: list });
-  return { baseline: timed(samples.baseline), ours: timed(samples.ours) };
 }
 
 async function run(dialect: DialectName, report: Report): Promise<{ saveRatio: number; loadRatio: number }> {

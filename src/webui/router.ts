@@ -6,6 +6,7 @@ const PAGES: Record<string, { title: string; load: () => Promise<PageModule> }> 
   components: { title: 'Components', load: () => import('./admin/components-page.ts') },
   operator: { title: 'Operator', load: () => import('./admin/operator-page.ts') },
   config: { title: 'Configuration', load: () => import('./admin/config-page.ts') },
+  memory: { title: 'Memory', load: () => import('./admin/memory-page.ts') },
   diary: { title: 'Diary', load: () => import('./admin/diary-page.ts') },
   archives: { title: 'Archives', load: () => import('./admin/archives-page.ts') },
   uploads: { title: 'Uploads', load: () => import('./admin/uploads-page.ts') },

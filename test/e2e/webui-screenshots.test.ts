@@ -61,7 +61,7 @@ describe('web UI: every page at 1280 and 390 px', () => {
       await page.goto(`${server.url}/#/`);
       // The navigation lists every route of the router, so a page added later is captured too.
       const routes = await page.locator('.site-nav a').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
-      expect(routes).toEqual(expect.arrayContaining(['#/', '#/components', '#/config', '#/diary', '#/archives', '#/logs', '#/about']));
+      expect(routes).toEqual(expect.arrayContaining(['#/', '#/components', '#/config', '#/memory', '#/diary', '#/archives', '#/logs', '#/about']));
       const overflow: Record<string, { document: number; admin: number }> = {};
       for (const route of routes) {
         await page.goto(`${server.url}/${route}`);
