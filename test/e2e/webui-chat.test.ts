@@ -1,15 +1,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shippedRoots } from '../helpers/component-roots.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
+import type { FakeOpenAi } from '../helpers/openai-server.ts';
 import {
   ARTIFACTS,
-  launchBrowser,
   recordEvents,
-  startServer,
+  startModelStack,
   waitForAvatar,
   waitForRecorded,
   watchErrors,
+  type ModelStack,
   type RunningBrowser,
   type RunningServer,
 } from '../helpers/browser.ts';
@@ -19,22 +18,14 @@ describe('web UI: chat', () => {
   let server: RunningServer;
   let browser: RunningBrowser;
 
+  let stack: ModelStack | undefined;
+
   beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: 'sk-test' });
-    [server, browser] = await Promise.all([
-      startServer({
-        componentRoots: shippedRoots,
-        environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test' },
-      }),
-      launchBrowser(),
-    ]);
+    stack = await startModelStack();
+    ({ fake, server, browser } = stack);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(async () => stack?.close());
 
   it('sends a message over the socket and shows the streamed reply from the model', async () => {
     fake.script({ kind: 'reply', text: 'Hello from the test model!', chunkSize: 4, delayMs: 20 });

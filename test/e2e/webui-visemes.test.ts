@@ -5,16 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lipsync } from '../../src/audio/lipsync.ts';
 import type { VisemeCue } from '../../src/audio/visemes.ts';
 import { blendVisemes } from '../../src/webui/avatar/viseme-blend.ts';
-import { shippedRoots } from '../helpers/component-roots.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
+import type { FakeOpenAi } from '../helpers/openai-server.ts';
 import {
   ARTIFACTS,
-  launchBrowser,
   recordEvents,
-  startServer,
+  startModelStack,
   waitForAvatar,
   waitForRecorded,
   watchErrors,
+  type ModelStack,
   type RunningBrowser,
   type RunningServer,
 } from '../helpers/browser.ts';
@@ -71,22 +70,14 @@ describe('web UI: the mouth follows the voice', () => {
   let server: RunningServer;
   let browser: RunningBrowser;
 
+  let stack: ModelStack | undefined;
+
   beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: 'sk-test' });
-    [server, browser] = await Promise.all([
-      startServer({
-        componentRoots: shippedRoots,
-        environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test' },
-      }),
-      launchBrowser(),
-    ]);
+    stack = await startModelStack();
+    ({ fake, server, browser } = stack);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-    await fake?.close();
-  });
+  afterAll(async () => stack?.close());
 
   async function openWindow(): Promise<{ page: Page; errors: string[] }> {
     // A small canvas, and speech at a third of its speed: a loaded machine renders few frames per second

@@ -8,6 +8,8 @@ import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type 
 import { buildApp, type App } from '../../src/app.ts';
 import { createLogger } from '../../src/logging.ts';
 import { ensureWebuiBuilt } from '../../src/system/webui-build.ts';
+import { shippedRoots } from './component-roots.ts';
+import { startFakeOpenAi, type FakeOpenAi } from './openai-server.ts';
 import { createTestServices, type TestServiceOptions, type TestServices } from './services.ts';
 
 export const CHROMIUM_ARGS = [
@@ -84,6 +86,35 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Runnin
     browser,
     context: () => browser.newContext({ viewport: { width: 900, height: 640 } }),
     close: () => browser.close(),
+  };
+}
+
+/** A local model server, the web app answering through the shipped `openai` engine with it, and a browser. */
+export interface ModelStack {
+  fake: FakeOpenAi;
+  server: RunningServer;
+  browser: RunningBrowser;
+  close(): Promise<void>;
+}
+
+export async function startModelStack(): Promise<ModelStack> {
+  const fake = await startFakeOpenAi({ apiKey: 'sk-test' });
+  const [server, browser] = await Promise.all([
+    startServer({
+      componentRoots: shippedRoots,
+      environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test' },
+    }),
+    launchBrowser(),
+  ]);
+  return {
+    fake,
+    server,
+    browser,
+    close: async () => {
+      await browser.close();
+      await server.close();
+      await fake.close();
+    },
   };
 }
 
