@@ -16,11 +16,16 @@ export interface MouthShape {
   share: number;
 }
 
-/** IPA vowels by the VRM mouth that shows them (Japanese a i u e o), with how wide they open. */
-const VOWELS: Record<string, [Viseme, number]> = {};
-const vowels = (letters: string, viseme: Viseme, weight: number) => {
-  for (const letter of letters) VOWELS[letter] = [viseme, weight];
+type ShapeTable = Record<string, [Viseme, number]>;
+
+/** Gives each IPA letter of `letters` the same mouth and weight in `table`. */
+const filler = (table: ShapeTable) => (letters: string, viseme: Viseme, weight: number) => {
+  for (const letter of letters) table[letter] = [viseme, weight];
 };
+
+/** IPA vowels by the VRM mouth that shows them (Japanese a i u e o), with how wide they open. */
+const VOWELS: ShapeTable = {};
+const vowels = filler(VOWELS);
 vowels('aɑæʌɐɶ', 'aa', 1);
 vowels('iɪɨɯ', 'ih', 0.9);
 vowels('uʊʉyʏø', 'ou', 0.9);
@@ -32,10 +37,8 @@ vowels('oɔɒɵɞœɤ', 'oh', 0.9);
  * Consonants show little of the mouth, except the lips: closed for p b m (the closure IS the sound),
  * rounded for w and the postalveolars, lower lip to teeth for f v. The rest leave the teeth slightly apart.
  */
-const CONSONANTS: Record<string, [Viseme, number]> = {};
-const consonants = (letters: string, viseme: Viseme, weight: number) => {
-  for (const letter of letters) CONSONANTS[letter] = [viseme, weight];
-};
+const CONSONANTS: ShapeTable = {};
+const consonants = filler(CONSONANTS);
 consonants('pbmɸβʙ', 'sil', 1);
 consonants('wʍɥ', 'ou', 0.7);
 consonants('ʃʒɕʑ', 'ou', 0.45);
