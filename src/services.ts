@@ -90,7 +90,7 @@ export interface ServiceOptions {
   helloTimeoutMs?: number;
   /** Where components are discovered (tests use fixture folders); defaults under cwd. */
   componentRoots?: Partial<ComponentRoots>;
-  /** The components' clock (the `clock` service); tests pass a manual one. */
+  /** The components' clock (the `clock` service) and the history retry queue's; tests pass a manual one. */
   clock?: Clock;
 }
 
@@ -137,7 +137,13 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     web: { allowedOrigins: () => config.get('APP_ALLOWED_ORIGINS'), formsNeedCredential: true },
     compat: { allowedOrigins: () => config.get('COMPAT_ALLOWED_ORIGINS'), formsNeedCredential: false },
   };
-  const history = await createHistoryServices({ database, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
+  const history = await createHistoryServices({
+    database,
+    config,
+    logger,
+    backups: resolve(cwd, config.get('BACKUPS_DIR')),
+    ...(options.clock ? { timers: options.clock } : {}),
+  });
   disposers.push(history.stop);
   const metrics = new Metrics();
   // On the components' clock: a memory's age is measured on the clock its recall reads.
@@ -169,7 +175,15 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
   await startAssistant();
   const audio = await startAudio({ config, logger, cwd, body: bodyService.body, messaging });
   disposers.push(audio.stop);
-  disposers.push(connectWebChat({ components: messaging.components, webChat: messaging.webChat, outlets: audio.vox.outlets, archives: history.archives }));
+  disposers.push(
+    connectWebChat({
+      components: messaging.components,
+      webChat: messaging.webChat,
+      outlets: audio.vox.outlets,
+      archives: history.archives,
+      history: history.chat,
+    }),
+  );
   return {
     config,
     database,

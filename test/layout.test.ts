@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TEST = join(ROOT, 'test');
 
-/** Suites organised by how they reach the server (HTTP, sockets, a browser, a real process), not by folder. */
-const TRANSPORTS = ['http', 'ws', 'e2e', 'main'];
+/** Suites organised by how they reach the server (HTTP, sockets, a browser, a real process) or by the real fault they cause, not by folder. */
+const TRANSPORTS = ['http', 'ws', 'e2e', 'main', 'faults'];
 /** The only homes of modules that are not tests. */
 const SUPPORT = ['helpers', 'fixtures'];
 /** Folders of the repository besides src/ whose code has tests of its own: the components and the committed skins. */

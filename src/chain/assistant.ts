@@ -110,7 +110,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
   const cortex = new CortexSelector(components, config);
   const chain = new MessageChain({ registry: components, delivery, operators, cortex, history, body, config, logger, speech, metrics: options.metrics });
   options.metrics.gauge('anima_chain_queue_depth', 'Messages being answered or waiting in the chain', () => chain.pending);
-  const integrations = new Integrations(new IntegrationsRepository(database.db), chain);
+  const integrations = new Integrations(new IntegrationsRepository(database.db), chain, { logger, ...(options.clock ? { clock: options.clock } : {}) });
   const webChat = new WebChat({ chain, logger: logger.child({ component: 'web_chat' }) });
   const compat = new CompatBridge({ chain, config, logger: logger.child({ component: 'compat' }) });
   const devLoaded = areDevComponentsEnabled();
@@ -133,6 +133,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
       completions.abort(new Error('the assistant is stopping'));
       await compat.cancelAll();
       await components.stopAll();
+      await integrations.stop();
       await history.stop();
     },
   };

@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_MESSAGE_LENGTH } from '../components/messages.ts';
 import { MAX_JSON_DEPTH, withinJsonDepth } from '../config/json-depth.ts';
+import type { Clock } from '../body/clock.ts';
 import type { IntegrationsRepository } from '../db/repositories/integrations.ts';
-import type { IntegrationRecord } from '../db/schema.ts';
+import type { IntegrationRecord, NewIntegrationRecord } from '../db/schema.ts';
+import { WriteQueue } from '../history/write-queue.ts';
+import type { Logger } from '../logging.ts';
 import { INTEGRATION_INTERFACE, integrationPath } from './integration-interface.ts';
 import type { MessageChain, SubmitResult } from './message-chain.ts';
 
@@ -43,12 +46,27 @@ const firstMessage = (error: z.ZodError) => error.issues[0]?.message ?? NEEDS_TE
 
 export type IngestResult = { id: string; chain: SubmitResult | undefined };
 
-/** Ingress (chat into the chain, other types stored) and the per-source outboxes, kept in the database. */
+/**
+ * Ingress (chat into the chain, other types stored) and the per-source outboxes, kept in the database.
+ * An outbox message the database cannot take now (unreachable) is held and written, in order, when it
+ * returns, like the chat history's saves: a reply to an integration is not lost to an outage.
+ */
 export class Integrations {
+  private readonly outbox: WriteQueue<NewIntegrationRecord, number>;
+
   constructor(
     private readonly repository: IntegrationsRepository,
     private readonly chain: Pick<MessageChain, 'submit'>,
-  ) {}
+    options: { logger: Logger; clock?: Clock },
+  ) {
+    this.outbox = new WriteQueue(
+      (message) => repository.enqueue(message),
+      (message) => ({ source: message.source, type: message.type }),
+      options.logger.child({ component: 'integrations' }),
+      undefined,
+      { store: 'integration outbox', ...(options.clock ? { clock: options.clock } : {}) },
+    );
+  }
 
   async ingest(message: IntegrationMessage): Promise<IngestResult> {
     const id = randomUUID();
@@ -75,8 +93,20 @@ export class Integrations {
     return { id, chain };
   }
 
-  enqueue(source: string, message: { type: string; payload: Record<string, unknown>; metadata?: Record<string, unknown> }): Promise<number> {
-    return this.repository.enqueue({ source, type: message.type, payload: message.payload, metadata: message.metadata ?? {} });
+  /** The stored row's id; 0 while the database is unreachable and the message is held for it. */
+  async enqueue(source: string, message: { type: string; payload: Record<string, unknown>; metadata?: Record<string, unknown> }): Promise<number> {
+    const outcome = await this.outbox.submit({ source, type: message.type, payload: message.payload, metadata: message.metadata ?? {} });
+    return outcome.status === 'written' ? outcome.result : 0;
+  }
+
+  /** Outbox messages waiting for the database. */
+  get pendingOutbox(): number {
+    return this.outbox.size;
+  }
+
+  /** Stops retrying held outbox messages (after one last attempt). */
+  stop(): Promise<void> {
+    return this.outbox.stop();
   }
 
   /** Everything queued for the source, oldest first; the queue is empty afterwards. */

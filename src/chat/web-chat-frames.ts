@@ -20,4 +20,6 @@ export type WebChatFrame =
   | ({ type: 'chat_message' } & WebChatEntry)
   | { type: 'typing'; active: boolean }
   | { type: 'chat_error'; message: string }
+  /** The chat history's database stopped or started answering (sent at join while it does not). */
+  | { type: 'database_status'; reachable: boolean; pending_writes: number }
   | TtsPlayMessage;

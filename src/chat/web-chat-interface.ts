@@ -1,6 +1,7 @@
 import type { SpeechOutlets } from '../audio/vox/outlets.ts';
 import type { ComponentRegistry } from '../components/registry.ts';
 import type { ChatArchives, HistoryClearedEvent, HistoryRestoredEvent } from '../history/chat-archives.ts';
+import type { ChatHistory } from '../history/chat-history.ts';
 import { WEBUI_INTERFACE } from '../history/web-session.ts';
 import type { WebChat } from './web-chat.ts';
 
@@ -24,10 +25,10 @@ export function webChatUnavailable(registry: ComponentRegistry): string {
 
 /**
  * Once per process: Vox's speech for `webui/...` reaches the conversation's windows as `tts_play`, and
- * archive restores and clears replace what those windows show, while the webui interface is loaded.
- * Returns the disposer.
+ * archive restores and clears replace what those windows show, and every window learns when the history's
+ * database stops or starts answering, while the webui interface is loaded. Returns the disposer.
  */
-export function connectWebChat(deps: WebChatHost & { outlets: SpeechOutlets; archives: ChatArchives }): () => void {
+export function connectWebChat(deps: WebChatHost & { outlets: SpeechOutlets; archives: ChatArchives; history: ChatHistory }): () => void {
   const chat = () => webChatIfLoaded(deps);
   const unregister = deps.outlets.register(WEBUI_INTERFACE, {
     audio: async (audio) => chat()?.speak(audio) ?? false,
@@ -37,7 +38,9 @@ export function connectWebChat(deps: WebChatHost & { outlets: SpeechOutlets; arc
   const cleared = (event: HistoryClearedEvent) => chat()?.replaceHistory(event.interface_path, [], false);
   deps.archives.on('history_restored', restored);
   deps.archives.on('history_cleared', cleared);
+  const unwatch = deps.history.onDatabaseStatus((status) => chat()?.databaseStatus(status));
   return () => {
+    unwatch();
     unregister();
     deps.archives.off('history_restored', restored);
     deps.archives.off('history_cleared', cleared);

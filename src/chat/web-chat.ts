@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ttsPlayMessage, type SpokenAudio } from '../audio/vox/outlets.ts';
 import { deliveredText, type Action, type ChainPort } from '../components/contract.ts';
-import type { ChatMessage } from '../history/chat-history.ts';
+import type { ChatMessage, DatabaseStatus } from '../history/chat-history.ts';
 import { WEBUI_INTERFACE, type WebSession } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';
 import type { WebChatEntry, WebChatFrame } from './web-chat-frames.ts';
@@ -18,6 +18,8 @@ export interface WebChatPeer {
   bodySessionId: string;
   send(frame: WebChatFrame): void;
 }
+
+const statusFrame = (status: DatabaseStatus): WebChatFrame => ({ type: 'database_status', reachable: status.reachable, pending_writes: status.pending_writes });
 
 const toEntry = (message: ChatMessage): WebChatEntry => ({ ...message, id: String(message.id) });
 
@@ -36,6 +38,8 @@ export class WebChat {
   private readonly conversations = new Map<string, Set<WebChatPeer>>();
   /** Answers in preparation per conversation (typing stays on while any is). */
   private readonly preparing = new Map<string, number>();
+  /** The last database status, while the database does not answer. */
+  private unreachable: DatabaseStatus | undefined;
 
   constructor(private readonly deps: { chain: ChainPort; logger: Logger }) {}
 
@@ -46,6 +50,14 @@ export class WebChat {
     peers.add(peer);
     this.conversations.set(interfacePath, peers);
     if (this.preparing.has(interfacePath)) peer.send({ type: 'typing', active: true });
+    if (this.unreachable) peer.send(statusFrame(this.unreachable));
+  }
+
+  /** The history's database stopped or started answering: every window is told (the page shows a notice meanwhile). */
+  databaseStatus(status: DatabaseStatus): void {
+    this.unreachable = status.reachable ? undefined : status;
+    const frame = statusFrame(status);
+    for (const peers of this.conversations.values()) for (const peer of peers) peer.send(frame);
   }
 
   leave(peer: WebChatPeer, interfacePath: string): void {

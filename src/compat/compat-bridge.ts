@@ -42,7 +42,7 @@ export interface AskTimings {
 export interface AskResult {
   text: string;
   reason: FinishReason;
-  /** Why a timed-out answer ended, for the final chunk. */
+  /** Why a timed-out answer ended, or the notice of one that failed midway, for the final chunk. */
   error?: string;
   /** As the engine counted them, else estimated (`estimateUsage`). */
   usage: TokenUsage;
@@ -125,10 +125,13 @@ export class CompatBridge {
       const outcome = submitted.status === 'queued' ? await Promise.race([submitted.done, abortedPromise(controller.signal)]) : undefined;
       const reason: FinishReason = !controller.signal.aborted ? 'stop' : controller.signal.reason instanceof StallError ? 'timeout' : 'cancelled';
       const delivered = submitted.status === 'command' ? submitted.delivered : (outcome?.delivered ?? []);
-      if (reason === 'stop') stream.finish(deliveredText(delivered));
-      const error = reason === 'timeout' ? (controller.signal.reason as Error).message : undefined;
+      const ending =
+        reason === 'stop'
+          ? finalText(stream, deliveredText(delivered), { failed: outcome?.outcome === 'error', streaming: input.streaming })
+          : { text: stream.shown };
+      const error = reason === 'timeout' ? (controller.signal.reason as Error).message : ending.error;
       return {
-        text: stream.shown,
+        text: ending.text,
         reason,
         timings: { ...timings, end: process.hrtime.bigint() },
         usage: usage ?? estimateUsage(input, stream.shown),
@@ -156,6 +159,18 @@ export class CompatBridge {
       clear: () => clearTimeout(timer),
     };
   }
+}
+
+/**
+ * The answer's text once the chain is done. A notice cannot continue the words of a reply that failed
+ * halfway through its stream: it becomes the stream's error, which the Ollama and OpenAI clients raise.
+ * A failed answer that was not streamed is the notice alone (nobody saw its first words).
+ */
+function finalText(stream: ReplyStream, delivered: string, answer: { failed: boolean; streaming: boolean }): { text: string; error?: string } {
+  if (answer.failed && !answer.streaming) return { text: delivered };
+  if (answer.failed && stream.shown !== '') return { text: stream.shown, error: delivered };
+  stream.finish(delivered);
+  return { text: stream.shown };
 }
 
 function abortedPromise(signal: AbortSignal): Promise<undefined> {

@@ -86,6 +86,7 @@ export interface ChainPort {
 }
 
 export interface OutboxPort {
+  /** The stored message's id; 0 while the database is unreachable (the message is held and written when it returns). */
   enqueue(source: string, message: { type: string; payload: Record<string, unknown>; metadata?: Record<string, unknown> }): Promise<number>;
 }
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { Clock } from '../body/clock.ts';
+import { isTransientDatabaseError } from '../db/driver-errors.ts';
 import type { ChatHistoryRepository } from '../db/repositories/chat-history-repository.ts';
 import type { ChatHistoryRow, NewChatHistoryRow } from '../db/schema.ts';
 import type { Logger } from '../logging.ts';
@@ -48,6 +50,15 @@ export interface SaveResult {
   timestamp: string;
 }
 
+/** Whether the history's database answers, for the status API and the page (`GET /api/about`, WS `database_status`). */
+export interface DatabaseStatus {
+  reachable: boolean;
+  /** Messages held for the database's return. */
+  pending_writes: number;
+  /** ISO 8601; null while it answers. */
+  unreachable_since: string | null;
+}
+
 export interface HistoryQuery {
   limit: number;
   /** ISO 8601. */
@@ -61,6 +72,8 @@ export interface ChatHistoryOptions {
   logger: Logger;
   retry?: RetryPolicy;
   clock?: MicrosecondClock;
+  /** The retry queue's timers (tests drive them by hand). */
+  timers?: Clock;
 }
 
 function clip(value: string | null | undefined): string | null {
@@ -99,6 +112,7 @@ export class ChatHistory {
   private readonly clock: MicrosecondClock;
   /** Saves of one path run one after another, so two cleanups of one conversation never interleave. */
   private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly statusListeners = new Set<(status: DatabaseStatus) => void>();
 
   constructor(private readonly options: ChatHistoryOptions) {
     this.clock = options.clock ?? new MicrosecondClock();
@@ -107,7 +121,25 @@ export class ChatHistory {
       (row) => ({ interface_path: row.interface_path, timestamp: databaseToIso(row.timestamp) }),
       options.logger.child({ component: 'history' }),
       options.retry ?? DEFAULT_RETRY_POLICY,
+      {
+        ...(options.timers ? { clock: options.timers } : {}),
+        onReachability: () => {
+          const status = this.databaseStatus;
+          for (const listener of this.statusListeners) listener(status);
+        },
+      },
     );
+  }
+
+  get databaseStatus(): DatabaseStatus {
+    const since = this.queue.unreachableSince;
+    return { reachable: since === undefined, pending_writes: this.queue.size, unreachable_since: since === undefined ? null : new Date(since).toISOString() };
+  }
+
+  /** Calls `listener` each time the database stops or starts answering; returns the unsubscribe. */
+  onDatabaseStatus(listener: (status: DatabaseStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
   }
 
   private serialize<R>(path: string, task: () => Promise<R>): Promise<R> {
@@ -152,10 +184,23 @@ export class ChatHistory {
     });
   }
 
-  /** load_chat_history: the newest messages of one path (CHAT_HISTORY by default), oldest first. */
+  /**
+   * load_chat_history: the newest messages of one path (CHAT_HISTORY by default), oldest first. While the
+   * database is unreachable, the messages of that path held for its return: an answer then still sees
+   * the message it answers, and a window opened meanwhile what was said since.
+   */
   async load(interfacePath: string, query: Partial<HistoryQuery> = {}): Promise<HistoryMessage[]> {
-    const rows = await this.options.repository.recent(interfacePath, this.toRepositoryQuery({ limit: query.limit ?? this.options.keep(), since: query.since }));
-    return rows.map(toHistoryMessage);
+    const limit = query.limit ?? this.options.keep();
+    try {
+      const rows = await this.options.repository.recent(interfacePath, this.toRepositoryQuery({ limit, since: query.since }));
+      return rows.map(toHistoryMessage);
+    } catch (error) {
+      if (!isTransientDatabaseError(error)) throw error;
+      this.options.logger.warn({ err: error, interface_path: interfacePath }, 'chat history database unreachable; only the messages held for it are loaded');
+      const held = this.queue.queued.filter((row) => row.interface_path === interfacePath);
+      // Not stored yet, so no row id: 0.
+      return held.slice(-limit).map((row) => toHistoryMessage({ ...row, id: 0 }));
+    }
   }
 
   /**

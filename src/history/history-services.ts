@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Clock } from '../body/clock.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { DatabaseHandle } from '../db/dialect.ts';
 import { ChatHistoryRepository } from '../db/repositories/chat-history-repository.ts';
@@ -31,6 +32,8 @@ export interface HistoryServiceOptions {
   logger: Logger;
   backups: string;
   retry?: RetryPolicy;
+  /** The retry queue's timers (tests drive them by hand). */
+  timers?: Clock;
 }
 
 export async function createHistoryServices(options: HistoryServiceOptions): Promise<HistoryServices> {
@@ -44,6 +47,7 @@ export async function createHistoryServices(options: HistoryServiceOptions): Pro
     keep: () => config.get('CHAT_HISTORY'),
     logger,
     ...(options.retry ? { retry: options.retry } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
   });
   const sessions = await WebSessions.open({ backups: options.backups, multiSession: config.get('MULTI_SESSION'), logger });
   const sessionMeta = new SessionMeta(new SessionMetaRepository(database.db, database.dialect));

@@ -31,8 +31,8 @@ async function streamAnswer(reply: FastifyReply, bridge: CompatBridge, question:
     if (first) send('');
     out.write(event(finalChunk(identity, result)));
     if (options.includeUsage) out.write(event(usageChunk(identity, result)));
-    // A stalled answer ends with an error event, which the OpenAI clients raise as an APIError.
-    if (result.error) out.write(event(openAiError(504, result.error, { type: 'timeout' })));
+    // A stalled or failed answer ends with an error event, which the OpenAI clients raise as an APIError.
+    if (result.error) out.write(event(result.reason === 'timeout' ? openAiError(504, result.error, { type: 'timeout' }) : openAiError(502, result.error)));
     out.end('data: [DONE]\n\n');
   } catch (error) {
     if (!out.started) throw error;

@@ -10,6 +10,8 @@ import { ChatWelcome } from './chat-welcome.ts';
 export class ChatPanel {
   private readonly list: HTMLOListElement;
   private readonly typing: HTMLDivElement;
+  /** Shown while the history's database does not answer (WS `database_status`). */
+  private readonly database: HTMLParagraphElement;
   private readonly input: HTMLTextAreaElement;
   private readonly shown = new Map<string, HTMLLIElement>();
   private readonly welcome = new ChatWelcome();
@@ -21,6 +23,7 @@ export class ChatPanel {
   ) {
     this.list = h('ol', { class: 'chat-log', 'aria-live': 'polite' });
     this.typing = h('div', { class: 'chat-typing', hidden: true }, h('span', { class: 'dots' }), ' thinking…');
+    this.database = h('p', { class: 'chat-notice error chat-database', role: 'alert', hidden: true });
     this.input = h('textarea', { rows: 1, placeholder: 'Say something…', 'aria-label': 'Message', maxlength: 4000 });
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' && !event.shiftKey) {
@@ -33,7 +36,7 @@ export class ChatPanel {
       event.preventDefault();
       this.submit();
     });
-    root.append(this.welcome.element, this.list, this.typing, form);
+    root.append(this.welcome.element, this.database, this.list, this.typing, form);
   }
 
   /** Says again what works now (the settings may have changed while another page was shown). */
@@ -57,6 +60,12 @@ export class ChatPanel {
         return true;
       case 'typing':
         this.setTyping(message.active);
+        return true;
+      case 'database_status':
+        this.database.hidden = message.reachable;
+        this.database.textContent = message.reachable
+          ? ''
+          : `The database is unreachable: messages are kept (${message.pending_writes} waiting) and saved when it returns.`;
         return true;
       case 'chat_error':
         this.setTyping(false);
