@@ -23,6 +23,8 @@ const DEBIAN_TOOLS = [
   { path: '/usr/share/pocketsphinx/model/en-us/en-us', pkg: 'pocketsphinx-en-us' },
   // The Prometheus project's parser of the metrics text format, which GET /api/metrics must satisfy.
   { path: '/usr/lib/python3/dist-packages/prometheus_client/parser.py', pkg: 'python3-prometheus-client' },
+  // The radio tests' web-broadcaster harbor (input.harbor), as AzuraCast runs it.
+  { command: 'liquidsoap', pkg: 'liquidsoap' },
 ];
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

@@ -129,6 +129,7 @@ function voicePort(vox: VoxPlugin, auris: AurisPlugin): VoicePort {
       return result.status === 'success' ? result.delivered === true : result.fallback_text === true;
     },
     voiceNote: (path) => encodeVoiceNote(path),
+    synthesize: (text, options) => vox.synthesize({ text, engine: options?.engine }),
   };
 }
 

@@ -10,10 +10,12 @@ import { ComponentRegistry } from '../components/registry.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { DatabaseHandle } from '../db/dialect.ts';
 import type { DiaryRepository } from '../db/repositories/diary.ts';
+import { ActivityLogRepository } from '../db/repositories/activity-log.ts';
 import { IntegrationsRepository } from '../db/repositories/integrations.ts';
 import type { ChatHistory } from '../history/chat-history.ts';
 import type { Logger } from '../logging.ts';
 import type { MemoryStore } from '../memory/memory-store.ts';
+import { activityPort } from './activity-port.ts';
 import { completionPort } from './completion.ts';
 import { CortexSelector } from './cortex-selector.ts';
 import { diaryPort, historyPort } from './history-adapter.ts';
@@ -103,6 +105,8 @@ export function createAssistant(options: AssistantOptions): Assistant {
     memory: options.memory,
     completion: completionPort(cortex, config, completions.signal),
     clock: options.clock ?? systemClock,
+    activity: activityPort(new ActivityLogRepository(database.db)),
+    inbox: { recent: (source, limit) => integrations.stored(source, limit) },
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
   const operators = operatorRule(config, components);

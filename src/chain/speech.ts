@@ -1,4 +1,4 @@
-import type { VoiceNote, VoicePort } from '../components/contract.ts';
+import type { SynthesizedSpeech, VoiceNote, VoicePort } from '../components/contract.ts';
 
 /** What the audio subsystem (Vox) answers to one tts_speak. */
 export interface SpeechResult {
@@ -69,6 +69,10 @@ export class VoiceSlot implements VoicePort {
 
   voiceNote(path: string): Promise<VoiceNote> {
     return this.required().voiceNote(path);
+  }
+
+  synthesize(text: string, options?: { engine?: string }): Promise<SynthesizedSpeech> {
+    return this.required().synthesize(text, options);
   }
 
   private required(): VoicePort {

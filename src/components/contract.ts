@@ -66,14 +66,16 @@ export interface ComponentRoute {
 
 export interface RouteResult {
   status?: number;
-  body: unknown;
+  body?: unknown;
+  /** A file to send instead of a JSON body (an audio file), streamed from disk with this content type. */
+  file?: { path: string; contentType: string };
 }
 
 /** An error a component route throws for a client mistake; the HTTP layer keeps its status and code. */
 export class ComponentRouteError extends Error {
   constructor(
-    readonly statusCode: 400 | 404 | 409 | 503,
-    readonly code: 'invalid_request' | 'not_found' | 'conflict' | 'unavailable',
+    readonly statusCode: 400 | 403 | 404 | 409 | 503,
+    readonly code: 'invalid_request' | 'forbidden' | 'not_found' | 'conflict' | 'unavailable',
     message: string,
   ) {
     super(message);
@@ -172,6 +174,17 @@ export interface VoicePort {
   speak(interfacePath: string, text: string): Promise<boolean>;
   /** Re-encodes audio (a Vox WAV) as an OGG/Opus voice note, the format Telegram and Matrix clients play. */
   voiceNote(path: string): Promise<VoiceNote>;
+  /**
+   * Speaks `text` into a new WAV file in VOX_OUTPUT_DIR, for no conversation (the radio's banter): `engine`
+   * overrides the active engine (which then uses its own `<ENGINE>_VOICE`). Throws a clear Error on failure.
+   */
+  synthesize(text: string, options?: { engine?: string }): Promise<SynthesizedSpeech>;
+}
+
+/** A WAV file Vox wrote; the caller moves or deletes it. */
+export interface SynthesizedSpeech {
+  path: string;
+  durationS: number;
 }
 
 /** Latency figures for `GET /api/metrics` (`anima_stage_seconds{stage}`). */
@@ -210,6 +223,40 @@ export interface ClockPort {
   clearTimeout(handle: unknown): void;
 }
 
+/** An entry of the activity log (`GET /api/history/activity`) as a component reads it back. */
+export interface ActivityRecord {
+  id: number;
+  /** ISO 8601 UTC. */
+  time: string;
+  kind: string;
+  message: string;
+  data: unknown;
+}
+
+/** The activity log in the database: what a component did, kept across restarts. */
+export interface ActivityPort {
+  /** Records an entry; returns its row id. */
+  record(kind: string, message: string, data?: unknown): Promise<number>;
+  /** Newest first; only kinds starting with `kindPrefix`. */
+  recent(kindPrefix: string, limit: number): Promise<ActivityRecord[]>;
+  find(id: number): Promise<ActivityRecord | undefined>;
+}
+
+/** A non-chat message of the integration ingress (`POST /api/integrations/messages`), kept for later retrieval. */
+export interface StoredIntegrationMessage {
+  type: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  /** ISO 8601 UTC. */
+  created_at: string;
+}
+
+/** The stored (non-chat) integration messages of one source. */
+export interface InboxPort {
+  /** The latest `limit` messages of `source`, oldest first. */
+  recent(source: string, limit: number): Promise<StoredIntegrationMessage[]>;
+}
+
 /** Every service a component may name in `needs`. */
 export interface HostServices {
   chain: ChainPort;
@@ -224,6 +271,8 @@ export interface HostServices {
   memory: MemoryPort;
   completion: CompletionPort;
   clock: ClockPort;
+  activity: ActivityPort;
+  inbox: InboxPort;
 }
 export type ServiceName = keyof HostServices;
 

@@ -10,6 +10,7 @@ const PAGES: Record<string, { title: string; load: () => Promise<PageModule> }> 
   diary: { title: 'Diary', load: () => import('./admin/diary-page.ts') },
   archives: { title: 'Archives', load: () => import('./admin/archives-page.ts') },
   uploads: { title: 'Uploads', load: () => import('./admin/uploads-page.ts') },
+  radio: { title: 'Radio', load: () => import('./admin/radio-page.ts') },
   logs: { title: 'Logs', load: () => import('./admin/logs-page.ts') },
   about: { title: 'About', load: () => import('./admin/about-page.ts') },
 };

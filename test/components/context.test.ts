@@ -43,6 +43,8 @@ function hostServices(used: string[]): HostServices {
     },
     completion: { complete: () => Promise.reject(new Error('not in this test')) },
     clock: { now: () => 0, setTimeout: () => undefined, clearTimeout: () => undefined },
+    activity: { record: mark('activity'), recent: () => Promise.resolve([]), find: () => Promise.resolve(undefined) },
+    inbox: { recent: () => Promise.resolve([]) },
   };
 }
 

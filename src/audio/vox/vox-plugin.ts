@@ -76,13 +76,11 @@ export class VoxPlugin {
   }
 
   async speak(request: SpeakRequest): Promise<SpeakResult> {
-    const { config, logger } = this.deps;
+    const { logger } = this.deps;
     const text = cleanSpeechText(request.text);
     const caption = request.mergedText ?? request.text;
     if (text === '') return this.failed(request, caption, 'skipped', 'nothing to say once emoji and spaces are removed');
-    const language = languageHint(text);
-    const choice = chooseEngine(request.engine, language, config.get('VOX_LANGUAGE_OVERRIDES'));
-    const engineName = choice.engine ?? this.deps.engines.activeName();
+    const { language, choice, engineName } = this.choose(text, request.engine);
     if (engineName === undefined) return this.failed(request, caption, 'skipped', 'Vox is disabled (ACTIVE_VOX_ENGINE)');
     try {
       const engine = await this.deps.engines.get(engineName);
@@ -116,6 +114,26 @@ export class VoxPlugin {
       logger.warn({ engine: engineName, interface_path: request.interfacePath, detail }, 'speech generation failed');
       return { ...(await this.failed(request, caption, 'error', detail)), engine: engineName, language };
     }
+  }
+
+  /** Speech for no conversation (the radio's banter): a WAV file in VOX_OUTPUT_DIR, no body, no delivery. */
+  async synthesize(request: { text: string; engine?: string | undefined }): Promise<{ path: string; durationS: number }> {
+    const text = cleanSpeechText(request.text);
+    if (text === '') throw new SpeechFailure('nothing to say once emoji and spaces are removed');
+    const { language, choice, engineName } = this.choose(text, request.engine);
+    if (engineName === undefined) throw new SpeechFailure('Vox is disabled (ACTIVE_VOX_ENGINE)');
+    const engine = await this.deps.engines.get(engineName);
+    const { wav, pcm } = normalise(await this.generate(engine, text, undefined, { language, voice: choice.voice, model: choice.model }), engine);
+    const durationS = round(durationSeconds(pcm));
+    if (durationS === 0) throw new SpeechFailure('the engine returned no samples');
+    return { path: (await this.deps.files.write(wav)).path, durationS };
+  }
+
+  /** The engine for `text`: the explicit one, else a language override, else the active engine. */
+  private choose(text: string, explicit: string | undefined) {
+    const language = languageHint(text);
+    const choice = chooseEngine(explicit, language, this.deps.config.get('VOX_LANGUAGE_OVERRIDES'));
+    return { language, choice, engineName: choice.engine ?? this.deps.engines.activeName() };
   }
 
   /** generate_tts within VOX_TIMEOUT_SECONDS: a hanging engine is aborted and abandoned. */

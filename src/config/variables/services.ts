@@ -67,6 +67,10 @@ export const radioVariables = {
   RADIO_HOST_NEXT_SONG_ANNOUNCEMENT: flag(false, { ...radio, description: 'Experimental: also announce the next song.' }),
   STATION_STREAMER_USERNAME: text('anima', { ...radio, description: 'Web-broadcaster streamer account user name.' }),
   STATION_STREAMER_PASSWORD: text('anima-dj', { ...radio, description: 'Web-broadcaster streamer account password.' }),
+  STATION_WEBDJ_URL: text('', {
+    ...radio,
+    description: 'Web-broadcaster socket (webcast); empty derives it: STATION_BASE_URL as ws/wss with the path /webdj/<STATION_ID>/.',
+  }),
 } as const;
 
 const platforms = { group: 'platforms' } as const;

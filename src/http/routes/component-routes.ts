@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ComponentRouteError } from '../../components/contract.ts';
 import { AppError } from '../../errors.ts';
@@ -30,6 +31,11 @@ export const componentProvidedRoutes: FastifyPluginAsyncZod<{ services: Services
           }
           try {
             const result = await route.handle({ query: request.query, body: request.body });
+            if (result.file)
+              return reply
+                .status(result.status ?? 200)
+                .type(result.file.contentType)
+                .send(createReadStream(result.file.path));
             return reply.status(result.status ?? 200).send(result.body);
           } catch (error) {
             if (error instanceof ComponentRouteError) throw new AppError(error.statusCode, error.code, error.message);
