@@ -25,6 +25,8 @@ const DEBIAN_TOOLS = [
   { path: '/usr/lib/python3/dist-packages/prometheus_client/parser.py', pkg: 'python3-prometheus-client' },
   // The radio tests' web-broadcaster harbor (input.harbor), as AzuraCast runs it.
   { command: 'liquidsoap', pkg: 'liquidsoap' },
+  // The terminal the command-line client (npm run chat) is tested in.
+  { command: 'tmux', pkg: 'tmux' },
 ];
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;

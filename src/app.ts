@@ -24,6 +24,7 @@ import { integrationRoutes } from './http/routes/integrations.ts';
 import { sessionRoutes } from './http/routes/session.ts';
 import { skinRoutes } from './http/routes/skins.ts';
 import { staticSkinRoutes } from './http/routes/static-skins.ts';
+import { streamRoutes } from './http/routes/stream.ts';
 import { systemRoutes } from './http/routes/system.ts';
 import { uploadRoutes } from './http/routes/uploads.ts';
 import { vrmRoutes } from './http/routes/vrm.ts';
@@ -81,6 +82,7 @@ export async function buildApp(services: Services, options: BuildOptions = {}): 
   await app.register(chatSessionRoutes, { services });
   await app.register(diaryRoutes, { services });
   await app.register(memoryRoutes, { services });
+  await app.register(streamRoutes, { services });
   await app.register(historyRoutes, { services });
   await app.register(animationRoutes, { services });
   await app.register(bodyRoutes, { services });

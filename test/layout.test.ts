@@ -11,7 +11,7 @@ const TRANSPORTS = ['http', 'ws', 'e2e', 'main', 'faults'];
 /** The only homes of modules that are not tests. */
 const SUPPORT = ['helpers', 'fixtures'];
 /** Folders of the repository besides src/ whose code has tests of its own: the components and the committed skins. */
-const OTHER_SOURCES = ['cortex', 'interface', 'plugins', 'skins'];
+const OTHER_SOURCES = ['cortex', 'interface', 'interface_dev', 'plugins', 'skins'];
 /** This file checks test/ itself, so it mirrors no source. */
 const SELF = 'layout.test.ts';
 

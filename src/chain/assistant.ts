@@ -22,6 +22,7 @@ import { diaryPort, historyPort } from './history-adapter.ts';
 import { integrationInterface } from './integration-interface.ts';
 import { Integrations } from './integrations.ts';
 import type { Metrics } from '../system/metrics.ts';
+import { StreamDesk } from '../stream/stream-desk.ts';
 import { MessageChain } from './message-chain.ts';
 import { SpeechSlot, VoiceSlot } from './speech.ts';
 import { operatorRule } from './trainers.ts';
@@ -65,6 +66,8 @@ export interface Assistant {
   speech: SpeechSlot;
   /** Where the audio subsystem plugs in the components' `voice` service. */
   voice: VoiceSlot;
+  /** Stream mode: live-stream chat answered at a pace (the components' `stream` service). */
+  stream: StreamDesk;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -107,6 +110,7 @@ export function createAssistant(options: AssistantOptions): Assistant {
     clock: options.clock ?? systemClock,
     activity: activityPort(new ActivityLogRepository(database.db)),
     inbox: { recent: (source, limit) => integrations.stored(source, limit) },
+    stream,
   });
   const components = new ComponentRegistry({ config, logger, paths: options.paths, services });
   const operators = operatorRule(config, components);
@@ -117,6 +121,14 @@ export function createAssistant(options: AssistantOptions): Assistant {
   const integrations = new Integrations(new IntegrationsRepository(database.db), chain, { logger, ...(options.clock ? { clock: options.clock } : {}) });
   const webChat = new WebChat({ chain, logger: logger.child({ component: 'web_chat' }) });
   const compat = new CompatBridge({ chain, config, logger: logger.child({ component: 'compat' }) });
+  const stream = new StreamDesk({
+    chain,
+    voice,
+    clock: options.clock ?? systemClock,
+    config,
+    logger: logger.child({ component: 'stream_mode' }),
+    silence: () => body.clearAudio(),
+  });
   const devLoaded = areDevComponentsEnabled();
   const roots = { ...defaultRoots(options.paths.cwd), ...options.roots };
   return {
@@ -129,10 +141,12 @@ export function createAssistant(options: AssistantOptions): Assistant {
     compat,
     speech,
     voice,
+    stream,
     async start() {
       await components.loadAll([integrationInterface], await discoverComponents(roots, devLoaded));
     },
     async stop() {
+      stream.stop();
       chain.stop();
       completions.abort(new Error('the assistant is stopping'));
       await compat.cancelAll();

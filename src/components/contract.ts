@@ -11,6 +11,7 @@ export type { Memory, MemoryCandidate, MemoryKind, NewMemory, Person, RecallScop
 export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.ts';
 export { splitMessage } from './split-message.ts';
 export { TypingIndicators } from './typing-indicators.ts';
+export { PollingLoop, type PollingOptions, waitOn } from './polling.ts';
 export { deliverReplies, type SpokenReplyOptions, submitWithVoice } from './spoken-replies.ts';
 export { hearVoiceMessage, VOICE_UNCLEAR, VOICE_UNHEARD, type VoiceMessageSource } from './voice-messages.ts';
 
@@ -187,6 +188,21 @@ export interface SynthesizedSpeech {
   durationS: number;
 }
 
+/** A live-stream viewer's message (Twitch, YouTube) offered to stream mode. */
+export interface ViewerMessage {
+  message: IncomingMessageInput;
+  /** A cheer, a subscription, a raid, a super chat: answered before everything else. */
+  support?: boolean;
+}
+
+/** Stream mode (STREAM_MODE): live-stream chat answered at a pace, the best message first, spoken by the avatar. */
+export interface StreamPort {
+  /** Whether stream mode is on; when off, a live-stream interface submits each message to the chain itself. */
+  readonly enabled: boolean;
+  /** `filtered` when STREAM_BLOCKED_WORDS blocks it; else it waits for the next pick. */
+  offer(viewer: ViewerMessage): 'queued' | 'filtered';
+}
+
 /** Latency figures for `GET /api/metrics` (`anima_stage_seconds{stage}`). */
 export interface MetricsPort {
   observeStage(stage: MetricStage, seconds: number): void;
@@ -273,6 +289,7 @@ export interface HostServices {
   clock: ClockPort;
   activity: ActivityPort;
   inbox: InboxPort;
+  stream: StreamPort;
 }
 export type ServiceName = keyof HostServices;
 

@@ -45,6 +45,7 @@ function hostServices(used: string[]): HostServices {
     clock: { now: () => 0, setTimeout: () => undefined, clearTimeout: () => undefined },
     activity: { record: mark('activity'), recent: () => Promise.resolve([]), find: () => Promise.resolve(undefined) },
     inbox: { recent: () => Promise.resolve([]) },
+    stream: { enabled: false, offer: () => 'queued' },
   };
 }
 

@@ -42,6 +42,12 @@ export class ManualClock implements Clock {
     return this.timers.size;
   }
 
+  /** When the earliest pending timer falls due, or undefined with none. */
+  nextDue(): number | undefined {
+    const times = [...this.timers.values()].map((timer) => timer.at);
+    return times.length === 0 ? undefined : Math.min(...times);
+  }
+
   /** Moves time forward, firing every timer that falls due on the way. */
   advance(ms: number): void {
     const end = this.time + ms;

@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { shippedRoots } from '../../helpers/component-roots.ts';
+import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { useTestApp } from '../../helpers/services.ts';
+import { startTwitchServer, type TwitchServer } from '../../helpers/twitch-server.ts';
+
+const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
+
+describe('the Twitch interface, against a local EventSub WebSocket and Helix server', () => {
+  let twitch: TwitchServer;
+  let model: FakeOpenAi;
+  beforeEach(async () => {
+    twitch = await startTwitchServer();
+    model = await startFakeOpenAi();
+  });
+  afterEach(async () => {
+    await twitch.close();
+    await model.close();
+  });
+  const test = useTestApp({ startInTest: true, componentRoots: { interface: shippedRoots.interface, cortex: shippedRoots.cortex } });
+
+  const launch = async (environment: Record<string, string> = {}) => {
+    await test.start({
+      environment: {
+        CORTEX_ENGINE: 'openai',
+        OPENAI_BASE_URL: model.baseUrl,
+        ACTIVE_VOX_ENGINE: 'disabled',
+        STREAM_MODE: 'false',
+        TWITCH_API_BASE_URL: twitch.apiBaseUrl,
+        TWITCH_EVENTSUB_URL: twitch.eventSubUrl,
+        TWITCH_CLIENT_ID: twitch.clientId,
+        TWITCH_ACCESS_TOKEN: `oauth:${twitch.token}`,
+        TWITCH_CHANNEL: '#StreamerGal',
+        ...environment,
+      },
+    });
+    await connected();
+  };
+  const status = async () => {
+    const response = await test.app.inject({ method: 'GET', url: '/api/components' });
+    return (response.json().interfaces as Array<{ name: string; status: string; connection?: { state: string; detail?: string } }>).find(
+      (entry) => entry.name === 'twitch',
+    );
+  };
+  const connected = () => vi.waitFor(async () => expect((await status())?.connection?.state).toBe('connected'), { timeout: 10_000, interval: 20 });
+  const subscriptionPosts = () => twitch.requests.filter((request) => request.path === '/eventsub/subscriptions');
+  const history = async () => (await test.harness.services.history.chat.load('twitch/streamergal')).map((item) => [item.sender_id, item.text]);
+
+  it('resolves the channel and its own account, subscribes its session, and answers a mention with a reply in the chat', async () => {
+    await launch();
+    expect(twitch.requests.filter((request) => request.path === '/users').map((request) => request.query.get('login'))).toEqual([null, 'streamergal']);
+    expect(subscriptionPosts().map((request) => request.json)).toEqual(
+      ['channel.chat.message', 'channel.follow', 'channel.subscribe', 'channel.raid'].map((type) =>
+        expect.objectContaining({ type, transport: { method: 'websocket', session_id: twitch.sessionIds()[0] } }),
+      ),
+    );
+    expect(subscriptionPosts()[0]?.json?.condition).toEqual({ broadcaster_user_id: twitch.channel.id, user_id: twitch.bot.id });
+    expect((await status())?.connection?.detail).toBe('as animabot in #streamergal');
+
+    const sam = twitch.user('Sam');
+    model.script({ kind: 'reply', text: 'Hi Sam, welcome in!' });
+    twitch.chat(sam, 'nobody talks to the bot here');
+    const asked = twitch.chat(sam, '@animabot hello there', { mention: twitch.bot });
+    await vi.waitFor(() => expect(twitch.sent).toHaveLength(1));
+    expect(twitch.sent[0]).toEqual({
+      broadcaster_id: twitch.channel.id,
+      sender_id: twitch.bot.id,
+      message: 'Hi Sam, welcome in!',
+      reply_parent_message_id: asked,
+    });
+    const post = twitch.requests.find((request) => request.path === '/chat/messages');
+    expect([post?.clientId, post?.authorization]).toEqual([twitch.clientId, `Bearer ${twitch.token}`]);
+    expect(lastPrompt(model)).toBe('Sam: @animabot hello there');
+    // Its own message comes back through EventSub and is not answered.
+    await vi.waitFor(async () => expect(await history()).toContainEqual(['self', 'Hi Sam, welcome in!']));
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it('hands subscriptions and raids to the model as messages from that viewer', async () => {
+    await launch();
+    const mia = twitch.user('Mia');
+    model.script({ kind: 'reply', text: 'Thanks for the sub!' }, { kind: 'reply', text: 'Welcome raiders!' });
+    twitch.subscribe(mia, '2000');
+    await vi.waitFor(() => expect(twitch.sent.map((entry) => entry.message)).toContain('Thanks for the sub!'));
+    expect(lastPrompt(model)).toBe('Mia: (Mia just subscribed to the channel, tier 2.)');
+    twitch.raid(twitch.user('OtherStreamer'), 42);
+    await vi.waitFor(() => expect(twitch.sent.map((entry) => entry.message)).toContain('Welcome raiders!'));
+    expect(lastPrompt(model)).toBe('OtherStreamer: (OtherStreamer is raiding the channel with 42 viewers.)');
+    expect(twitch.sent.every((entry) => entry.reply_parent_message_id === undefined)).toBe(true);
+  });
+
+  it('waits out a 429 until Ratelimit-Reset, and splits an answer over 500 characters', async () => {
+    await launch();
+    const long = 'This is one sentence of a long answer. '.repeat(20).trim();
+    twitch.rateLimitNext(/^\/chat\/messages$/);
+    model.script({ kind: 'reply', text: long });
+    twitch.chat(twitch.user('Sam'), '@animabot tell me a lot', { mention: twitch.bot });
+    await vi.waitFor(() => expect(twitch.sent.map((entry) => entry.message).join(' ')).toBe(long), { timeout: 10_000 });
+    expect(twitch.sent.length).toBe(2);
+    expect(twitch.sent.every((entry) => entry.message.length <= 500)).toBe(true);
+    expect(twitch.requests.filter((request) => request.status === 429)).toHaveLength(1);
+  });
+
+  it('obeys session_reconnect: connects to the new URL before closing the old socket, and keeps its subscriptions', async () => {
+    await launch();
+    twitch.reconnect();
+    await vi.waitFor(() => expect(twitch.connections).toBe(2));
+    await vi.waitFor(() => expect(twitch.closedByClient).toBe(1));
+    expect(subscriptionPosts()).toHaveLength(4);
+    expect(twitch.subscriptions()).toHaveLength(4);
+    model.script({ kind: 'reply', text: 'Still here.' });
+    twitch.chat(twitch.user('Sam'), '@animabot still there?', { mention: twitch.bot });
+    await vi.waitFor(() => expect(twitch.sent.map((entry) => entry.message)).toEqual(['Still here.']));
+    expect((await status())?.connection?.state).toBe('connected');
+  });
+
+  it('says which events a token without their scope cannot follow, and reports a revoked chat subscription', async () => {
+    twitch.refused.add('channel.subscribe');
+    await launch();
+    expect((await status())?.connection?.detail).toMatch(/no channel\.subscribe/);
+    twitch.revoke('channel.chat.message');
+    await vi.waitFor(async () =>
+      expect((await status())?.connection).toMatchObject({ state: 'disconnected', detail: expect.stringMatching(/revoked channel\.chat\.message/) }),
+    );
+  });
+});
