@@ -335,7 +335,11 @@ describe('shipped plugins and the manual engine', () => {
       payload: { source: 'desk', type: 'chat', payload: { text: 'what time is it?' } },
     });
     let pending: Array<{ id: string; interface_path: string; messages: Array<{ content: string }> }> = [];
-    while (pending.length === 0) pending = (await subject.app.inject({ method: 'GET', url: '/api/cortex/manual/pending' })).json().pending;
+    // Each look yields to the event loop: the prompt's context (the persona file's emotions) is read from disk.
+    while (pending.length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      pending = (await subject.app.inject({ method: 'GET', url: '/api/cortex/manual/pending' })).json().pending;
+    }
     expect(pending[0]?.interface_path).toBe('integration/desk');
     expect(pending[0]?.messages[0]?.content).toContain('(Europe/Rome)');
     expect(pending[0]?.messages[0]?.content).toContain('- write_diary:');
