@@ -122,7 +122,7 @@ describe('npm run chat: the terminal client of a running Anima, in tmux', () => 
     await expect.poll(terminal.screen, { timeout: 20_000 }).toContain('client exited with status 0');
 
     terminal.run('respawn-pane', '-t', 'chat', '-k');
-    await expect.poll(() => terminal.screen().split('Connected to').length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => terminal.screen().split('Connected to').length, { timeout: 60_000 }).toBe(3);
     // The history comes first, then the greeting; what this terminal typed itself shows as `> …`, a history entry as `You: …`.
     const screen = terminal.screen();
     const history = screen.slice(0, screen.lastIndexOf('Connected to')).trimEnd().split('\n').slice(-2);
