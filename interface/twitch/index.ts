@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ActionOrigin, defineInterface, messageActionOf, splitMessage, type ViewerMessage } from '../../src/components/contract.ts';
+import { type ActionOrigin, defineInterface, messageActionOf, splitMessage, viewerHearing } from '../../src/components/contract.ts';
 import { TwitchConnection } from './connection.ts';
 import type { TwitchOrigin } from './events.ts';
 import { viewerMessageOf } from './events.ts';
@@ -33,17 +33,7 @@ export default defineInterface({
   chatPlatform: true,
   create: (context) => {
     const { services, config, logger, reportConnection } = context;
-    /** Messages reach the chain one after another, in Twitch's order (each waits only until queued). */
-    let handling: Promise<unknown> = Promise.resolve();
-    const hear = (viewer: ViewerMessage) => {
-      if (services.stream.enabled) {
-        services.stream.offer(viewer);
-        return;
-      }
-      handling = handling
-        .then(() => services.chain.submit(viewer.message))
-        .catch((error: unknown) => logger.error({ err: error }, 'a Twitch message could not be handled'));
-    };
+    const hear = viewerHearing(services, logger, 'Twitch');
     const connection = new TwitchConnection({
       settings: () => settingsOf(context),
       report: reportConnection,

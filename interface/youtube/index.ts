@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineInterface, messageActionOf, splitMessage, type ViewerMessage } from '../../src/components/contract.ts';
+import { defineInterface, messageActionOf, splitMessage, viewerHearing } from '../../src/components/contract.ts';
 import { ChatReader } from './chat-reader.ts';
 import { viewerMessageOf } from './messages.ts';
 import { INTERFACE_ID, pathOf, videoOf } from './paths.ts';
@@ -26,16 +26,7 @@ export default defineInterface({
   chatPlatform: true,
   create: (context) => {
     const { services, config, logger, reportConnection } = context;
-    let handling: Promise<unknown> = Promise.resolve();
-    const hear = (viewer: ViewerMessage) => {
-      if (services.stream.enabled) {
-        services.stream.offer(viewer);
-        return;
-      }
-      handling = handling
-        .then(() => services.chain.submit(viewer.message))
-        .catch((error: unknown) => logger.error({ err: error }, 'a YouTube message could not be handled'));
-    };
+    const hear = viewerHearing(services, logger, 'YouTube');
     const reader = new ChatReader({
       settings: () => settingsOf(context),
       report: reportConnection,

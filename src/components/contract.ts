@@ -12,6 +12,7 @@ export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.t
 export { splitMessage } from './split-message.ts';
 export { TypingIndicators } from './typing-indicators.ts';
 export { PollingLoop, type PollingOptions, waitOn } from './polling.ts';
+export { viewerHearing } from './viewer-hearing.ts';
 export { deliverReplies, type SpokenReplyOptions, submitWithVoice } from './spoken-replies.ts';
 export { hearVoiceMessage, VOICE_UNCLEAR, VOICE_UNHEARD, type VoiceMessageSource } from './voice-messages.ts';
 
