@@ -1,5 +1,3 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Ollama } from 'ollama';
@@ -10,6 +8,7 @@ import { shippedRoots } from '../helpers/component-roots.ts';
 import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest, type Scripted } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 /**
  * Issue 15, fault 3: the model server misbehaves for real (a local OpenAI-compatible server over real
@@ -51,15 +50,6 @@ const FAULTS: Fault[] = [
   // Retried at once (Retry-After 0) until OPENAI_MAX_RETRIES runs out.
   { name: 'answers 500', answer: { kind: 'status', status: 500, retryAfter: 0 }, cause: /The server had an error/ },
 ];
-
-/** A port nobody listens on: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** The log lines (JSON) written so far. */
 function logSink() {
@@ -142,7 +132,7 @@ describe('the model server misbehaves', () => {
     });
 
     it('refuses connections: each message gets the notice, and once the server is back the next is answered', async () => {
-      await subject.start({ environment: { OPENAI_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` } });
+      await subject.start({ environment: { OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` } });
       const window = await webWindow();
       window.socket.send(JSON.stringify({ type: 'chat', text: 'anyone there?', id: 'first' }));
       window.socket.send(JSON.stringify({ type: 'chat', text: 'hello?', id: 'second' }));
@@ -191,7 +181,7 @@ describe('the model server misbehaves', () => {
     });
 
     it('refuses connections: the notice, then an answer once the server is back', async () => {
-      await subject.start({ environment: { OPENAI_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1` } });
+      await subject.start({ environment: { OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` } });
       const client = clientFor();
       expect(await streamedChat(client, 'anyone there?')).toEqual({ text: ENGINE_ERROR_NOTICE });
       await settled();

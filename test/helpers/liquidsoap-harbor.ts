@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ffmpeg from 'fluent-ffmpeg';
+import { freePort } from './free-port.ts';
 
 /** One live session as the harbor played it, recorded to a WAV file of its own. */
 export interface HarborRecording {
@@ -75,16 +76,6 @@ def on_close(path) =
 end
 output.file(%wav, {${literal(folder)} ^ "/session-#{!session}.wav"}, fallible=true, on_start=on_start, on_close=on_close, live)
 `;
-}
-
-/** A port nothing listens on (at the moment of asking). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 const accepts = (port: number) =>

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
+import { freePort } from './free-port.ts';
 
 const SERVER = '/usr/sbin/mariadbd';
 const INSTALL = '/usr/bin/mariadb-install-db';
@@ -34,14 +34,6 @@ export interface PrivateMariaDb {
   query<T = unknown>(sql: string, values?: unknown[]): Promise<T>;
   /** Stops the server (SIGKILL) and removes its folder. */
   destroy(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Runs a program to its end; rejects with its output when it fails. */

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isBanner, spawnAnima, type AnimaProcess } from '../helpers/anima-process.ts';
 import { freshDatabase } from '../helpers/dialects.ts';
 import { openSocket } from '../helpers/sockets.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 interface About {
   started_at: string;
@@ -25,15 +26,6 @@ async function getJson<T>(url: URL | string): Promise<T> {
 
 function postJson(url: URL, body: unknown): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-/** A port nothing listens on right now (the OS picks it, then it is released). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 const ignoring = (key: string) => (line: { level: number; key?: unknown }) => line.level === 40 && line.key === key;

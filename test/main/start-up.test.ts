@@ -1,10 +1,10 @@
 import { symlink, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isBanner, spawnAnima, type AnimaProcess } from '../helpers/anima-process.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,15 +17,6 @@ async function stopped(anima: AnimaProcess | undefined): Promise<void> {
   if (!anima || anima.child.exitCode !== null) return;
   anima.child.kill('SIGKILL');
   await anima.exited;
-}
-
-/** A port nothing listens on right now (the OS picks it, then it is released). */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 const outputLines = (anima: AnimaProcess) =>
@@ -105,7 +96,7 @@ describe('the start, as a new user meets it', { timeout: 60_000 }, () => {
 
   describe('with a DATABASE_URL that cannot be used', () => {
     const cases: Array<[string, () => Promise<string>, string]> = [
-      ['a closed port', async () => `mysql://root:s3cret@127.0.0.1:${await closedPort()}/anima`, 'nothing accepts connections at 127.0.0.1:'],
+      ['a closed port', async () => `mysql://root:s3cret@127.0.0.1:${await freePort()}/anima`, 'nothing accepts connections at 127.0.0.1:'],
       ['an unsupported scheme', async () => 'postgres://root:s3cret@localhost/anima', 'must start with sqlite: or mysql://'],
       [
         'a SQLite path through a file',

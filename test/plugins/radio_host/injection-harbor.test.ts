@@ -6,7 +6,8 @@ import WebSocket from 'ws';
 import { injectBanter, WebcastError } from '../../../plugins/radio_host/injection/index.ts';
 import { wrapPcm } from '../../../src/audio/wav.ts';
 import { pcmBytes, tone, toneWav } from '../../helpers/audio.ts';
-import { freePort, type LiquidsoapHarbor, measureAudio, startHarbor } from '../../helpers/liquidsoap-harbor.ts';
+import { freePort } from '../../helpers/free-port.ts';
+import { type LiquidsoapHarbor, measureAudio, startHarbor } from '../../helpers/liquidsoap-harbor.ts';
 
 const RATE = 22050;
 
