@@ -150,7 +150,7 @@ function completion(response: ServerResponse, model: string, text: string): void
  * exactly as the API does, non-streaming JSON, and the API's error bodies for 4xx/5xx (with
  * Retry-After on 429). `apiKey` set: other bearer tokens get 401.
  */
-export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scripted } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scripted; port?: number } = {}): Promise<FakeOpenAi> {
   const queue: Scripted[] = [];
   const requests: RecordedRequest[] = [];
   const open = new Set<ServerResponse>();
@@ -242,7 +242,7 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     ...fake,
