@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, RESTEvents } from 'discord.js';
 import type { ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
+import { SerialConnection } from '../../src/components/serial-connection.ts';
 
 export interface ConnectionOptions {
   /** Read at each (re)connection, so a new token or API base takes effect on `restart`. */
@@ -26,39 +27,20 @@ const isRefusedToken = (error: unknown) => error instanceof Error && 'code' in e
  * gives up on a refused token until the configuration changes, and is replaced as a whole on `restart`
  * (a new token or API base), one transition at a time.
  */
-export class DiscordConnection {
+export class DiscordConnection extends SerialConnection {
   private client: Client | undefined;
   private controller: AbortController | undefined;
-  private transitions: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(private readonly options: ConnectionOptions) {
+    super();
+  }
 
   /** The current client (logged in or not yet), for sending. */
   get current(): Client | undefined {
     return this.client;
   }
 
-  start(): Promise<void> {
-    return this.queue(async () => this.open());
-  }
-
-  restart(): Promise<void> {
-    return this.queue(async () => {
-      await this.close();
-      this.open();
-    });
-  }
-
-  stop(): Promise<void> {
-    return this.queue(() => this.close());
-  }
-
-  private queue(transition: () => Promise<void>): Promise<void> {
-    this.transitions = this.transitions.then(transition, transition);
-    return this.transitions;
-  }
-
-  private open(): void {
+  protected open(): void {
     const { token, apiBaseUrl } = this.options.settings();
     if (token.trim() === '') {
       this.options.report({ state: 'disconnected', detail: 'DISCORD_BOT_TOKEN is empty' });
@@ -72,7 +54,7 @@ export class DiscordConnection {
     void this.login(client, token.trim(), this.controller.signal);
   }
 
-  private async close(): Promise<void> {
+  protected async close(): Promise<void> {
     this.controller?.abort();
     const client = this.client;
     this.client = undefined;

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Api, Bot, GrammyError } from 'grammy';
 import type { ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
 import { floodControl } from './flood-control.ts';
+import { SerialConnection } from '../../src/components/serial-connection.ts';
 
 export interface ConnectionOptions {
   /** Read at each (re)connection, so a new token or server takes effect on `restart`. */
@@ -34,38 +35,19 @@ interface Session {
  * network failure or a conflict, given up on a refused token until the configuration changes, and
  * replaced as a whole on `restart` (a new token or server), one transition at a time.
  */
-export class TelegramConnection {
+export class TelegramConnection extends SerialConnection {
   private session: Session | undefined;
-  private transitions: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: ConnectionOptions) {}
+  constructor(private readonly options: ConnectionOptions) {
+    super();
+  }
 
   /** The API of the current bot (whether or not it is connected yet), for sending. */
   get api(): Api | undefined {
     return this.session?.bot.api;
   }
 
-  start(): Promise<void> {
-    return this.queue(async () => this.open());
-  }
-
-  restart(): Promise<void> {
-    return this.queue(async () => {
-      await this.close();
-      this.open();
-    });
-  }
-
-  stop(): Promise<void> {
-    return this.queue(() => this.close());
-  }
-
-  private queue(transition: () => Promise<void>): Promise<void> {
-    this.transitions = this.transitions.then(transition, transition);
-    return this.transitions;
-  }
-
-  private open(): void {
+  protected open(): void {
     const { token, apiRoot } = this.options.settings();
     if (token.trim() === '') {
       this.options.report({ state: 'disconnected', detail: 'TELEGRAM_BOT_TOKEN is empty' });
@@ -82,7 +64,7 @@ export class TelegramConnection {
     this.session = session;
   }
 
-  private async close(): Promise<void> {
+  protected async close(): Promise<void> {
     const session = this.session;
     this.session = undefined;
     if (!session) return;
