@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildCompatApp } from '../src/compat/app.ts';
 import { shippedRoots } from '../test/helpers/component-roots.ts';
 import { createTestServices } from '../test/helpers/services.ts';
-import { nextMessage, startProcess } from './lib/child-process.ts';
+import { nextMessage, startModelServer, startProcess } from './lib/child-process.ts';
 import { percentile, type Benchmark } from './lib/report.ts';
 import type { LoadOrder, Sample } from './lib/stream-load-process.ts';
 
@@ -11,7 +11,12 @@ const REQUESTS = 200;
 const CONCURRENCY = 20;
 const WARMUP = 40;
 /** A short answer at a fast local-model pace: 24 chunks, 10 ms apart (100 tokens/s for each of the 20 streams). */
-const ANSWER = { kind: 'reply', text: 'The quick brown fox jumps over the lazy dog, again and again, all day long.'.slice(0, 72), chunkSize: 3, delayMs: 10 };
+const ANSWER = {
+  kind: 'reply' as const,
+  text: 'The quick brown fox jumps over the lazy dog, again and again, all day long.'.slice(0, 72),
+  chunkSize: 3,
+  delayMs: 10,
+};
 const ANSWER_MS = (ANSWER.text.length / ANSWER.chunkSize) * ANSWER.delayMs;
 /** What Anima may add to the first chunk under either load, at p50 and at p99 (issue 23). */
 const TARGET_MS = { p50: 2, p99: 5 };
@@ -48,9 +53,8 @@ const cpuMs = () => {
  * this process (`node --cpu-prof`) can be cut to it: `bench/lib/folded-stacks.ts --from --to`.
  */
 const compat: Benchmark = async (report) => {
-  const model = startProcess(new URL('./lib/model-server-process.ts', import.meta.url), [JSON.stringify(ANSWER)]);
   const client = startProcess(new URL('./lib/stream-load-process.ts', import.meta.url));
-  const { baseUrl } = await nextMessage<{ baseUrl: string }>(model);
+  const { child: model, baseUrl } = await startModelServer(ANSWER);
   const harness = await createTestServices({
     componentRoots: shippedRoots,
     environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'fake-model', CHAT_MAX_PARALLEL: String(CONCURRENCY) },

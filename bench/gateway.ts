@@ -1,7 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { shippedRoots } from '../test/helpers/component-roots.ts';
+import type { Scripted } from '../test/helpers/openai-server.ts';
 import { createTestServices } from '../test/helpers/services.ts';
-import { nextMessage, startProcess } from './lib/child-process.ts';
+import { ask, nextMessage, startModelServer, startProcess } from './lib/child-process.ts';
 import type { GatewayOrder, GatewayResult } from './lib/gateway-load-process.ts';
 import { type Benchmark, percentile } from './lib/report.ts';
 import type { LoadOrder, Sample } from './lib/stream-load-process.ts';
@@ -11,14 +11,7 @@ const ROUNDS = 5;
 const WARMUP = 40;
 const RESUMES = 20;
 /** An instant model: one short answer in a single chunk, at once. */
-const ANSWER = { kind: 'reply', text: 'Hello there, nice to meet you!', chunkSize: 100, delayMs: 0 };
-
-async function ask<T>(child: ChildProcess, order: unknown): Promise<T> {
-  child.send(order as object);
-  const answer = await nextMessage<T & { error?: string }>(child);
-  if (answer.error) throw new Error(answer.error);
-  return answer;
-}
+const ANSWER: Scripted = { kind: 'reply', text: 'Hello there, nice to meet you!', chunkSize: 100, delayMs: 0 };
 
 /**
  * Messages through the Fluxer interface (its own gateway client and REST, the message chain with
@@ -29,10 +22,9 @@ async function ask<T>(child: ChildProcess, order: unknown): Promise<T> {
  * their own; this process is Anima.
  */
 const gateway: Benchmark = async (report) => {
-  const model = startProcess(new URL('./lib/model-server-process.ts', import.meta.url), [JSON.stringify(ANSWER)]);
   const client = startProcess(new URL('./lib/stream-load-process.ts', import.meta.url));
   const platform = startProcess(new URL('./lib/gateway-load-process.ts', import.meta.url));
-  const { baseUrl } = await nextMessage<{ baseUrl: string }>(model);
+  const { child: model, baseUrl } = await startModelServer(ANSWER);
   const server = await nextMessage<{ apiBaseUrl: string; token: string }>(platform);
   const harness = await createTestServices({
     componentRoots: shippedRoots,

@@ -1,7 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { shippedRoots } from '../test/helpers/component-roots.ts';
+import type { Scripted } from '../test/helpers/openai-server.ts';
 import { createTestServices } from '../test/helpers/services.ts';
-import { nextMessage, startProcess } from './lib/child-process.ts';
+import { ask, nextMessage, startModelServer, startProcess } from './lib/child-process.ts';
 import { type Benchmark, percentile } from './lib/report.ts';
 import type { LoadOrder, Sample } from './lib/stream-load-process.ts';
 import type { TelegramOrder, TelegramResult } from './lib/telegram-load-process.ts';
@@ -12,14 +12,7 @@ const LOAD = 200;
 const CONCURRENCY = 20;
 const WARMUP = 40;
 /** An instant model: one short answer in a single chunk, at once. */
-const ANSWER = { kind: 'reply', text: 'Hello there, nice to meet you!', chunkSize: 100, delayMs: 0 };
-
-async function ask<T>(child: ChildProcess, order: unknown): Promise<T> {
-  child.send(order as object);
-  const answer = await nextMessage<T & { error?: string }>(child);
-  if (answer.error) throw new Error(answer.error);
-  return answer;
-}
+const ANSWER: Scripted = { kind: 'reply', text: 'Hello there, nice to meet you!', chunkSize: 100, delayMs: 0 };
 
 /**
  * Messages through the Telegram interface (grammY long polling, the message chain with history, prompt
@@ -32,10 +25,9 @@ async function ask<T>(child: ChildProcess, order: unknown): Promise<T> {
  * (CHAT_MAX_PARALLEL raised to match, as an operator whose model server takes 20 requests would).
  */
 const platforms: Benchmark = async (report) => {
-  const model = startProcess(new URL('./lib/model-server-process.ts', import.meta.url), [JSON.stringify(ANSWER)]);
   const client = startProcess(new URL('./lib/stream-load-process.ts', import.meta.url));
   const telegram = startProcess(new URL('./lib/telegram-load-process.ts', import.meta.url));
-  const { baseUrl } = await nextMessage<{ baseUrl: string }>(model);
+  const { child: model, baseUrl } = await startModelServer(ANSWER);
   const bot = await nextMessage<{ apiRoot: string; token: string }>(telegram);
   const harness = await createTestServices({
     componentRoots: shippedRoots,

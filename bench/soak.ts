@@ -1,18 +1,10 @@
-/**
- * Soak (issue 15): the real Anima process under 500 web windows chatting, 50 Ollama clients streaming back to
- * back and animation uploads, for 10 minutes, while the model server is killed and restarted every few
- * minutes. The baseline is the run's own first minute: p99 latencies of the last minute against it, the
- * process's RSS and open file descriptors at the end against the end of the first minute, and every error
- * in its log that the restarts do not explain. `SOAK_MINUTES`, `SOAK_WEB_CLIENTS`, `SOAK_COMPAT_STREAMS`
- * shorten a trial run.
- */
-import type { ChildProcess } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { isBanner, spawnAnima } from '../test/helpers/anima-process.ts';
 import { freePort } from '../test/helpers/free-port.ts';
+import type { Scripted } from '../test/helpers/openai-server.ts';
 import { copyFixtureSkins } from '../test/helpers/upload-files.ts';
-import { nextMessage, startProcess } from './lib/child-process.ts';
+import { startModelServer } from './lib/child-process.ts';
 import { percentile, type Benchmark } from './lib/report.ts';
 import { compatStream, MinuteSamples, openWebWindow, uploads, type Traffic } from './lib/soak-traffic.ts';
 
@@ -25,19 +17,12 @@ const UPLOAD_EVERY_MS = 5_000;
 const MODEL_RESTART_EVERY_MS = 150_000;
 const MODEL_DOWN_MS = 2_000;
 /** A short streamed answer, paced like a fast local model. */
-const ANSWER = { kind: 'reply', text: 'A short answer, streamed in small pieces for the soak.', chunkSize: 6, delayMs: 15 };
+const ANSWER: Scripted = { kind: 'reply', text: 'A short answer, streamed in small pieces for the soak.', chunkSize: 6, delayMs: 15 };
 /** The log's errors a model-server restart explains: the answers it cut off. */
 const EXPECTED_ERRORS = [/^the Cortex engine failed/];
 
 /** Sockets opened at once: the server lets one address keep only a few waiting for their hello. */
 const CONNECT_BATCH = 10;
-
-/** The model server in a process of its own, on `port`, until killed. */
-async function modelServer(port: number): Promise<ChildProcess> {
-  const child = startProcess(new URL('./lib/model-server-process.ts', import.meta.url), [JSON.stringify(ANSWER), String(port)]);
-  await nextMessage(child);
-  return child;
-}
 
 async function processFigures(pid: number): Promise<{ rssMb: number; fds: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -63,7 +48,7 @@ const soak: Benchmark = async (report) => {
       }),
   };
   const modelPort = await freePort();
-  let model = await modelServer(modelPort);
+  let model = (await startModelServer(ANSWER, modelPort)).child;
   const skins = await copyFixtureSkins();
   // The repository as the working folder: its cortex/ and interface/ components are discovered.
   const anima = spawnAnima(process.cwd(), {
@@ -108,7 +93,7 @@ const soak: Benchmark = async (report) => {
         report.progress('model server killed');
         model.kill('SIGKILL');
         await traffic.pause(MODEL_DOWN_MS);
-        model = await modelServer(modelPort);
+        model = (await startModelServer(ANSWER, modelPort)).child;
         report.progress('model server back');
         nextRestart = performance.now() + MODEL_RESTART_EVERY_MS;
       }

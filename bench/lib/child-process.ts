@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Scripted } from '../../test/helpers/openai-server.ts';
 
 /** Runs a bench/lib script in a process of its own (TypeScript through tsx), with an IPC channel. */
 export function startProcess(file: URL, args: string[] = []): ChildProcess {
@@ -50,4 +51,19 @@ export function serveFromChild(port: number, close: () => Promise<void>): void {
     process.send?.({ cpuMicros: user + system });
   });
   process.on('disconnect', () => void close().then(() => process.exit(0)));
+}
+
+/** The local model server (`model-server-process.ts`) in a process of its own, answering `answer`; on `port` when given (a restart). */
+export async function startModelServer(answer: Scripted, port?: number): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = startProcess(new URL('./model-server-process.ts', import.meta.url), [JSON.stringify(answer), ...(port === undefined ? [] : [String(port)])]);
+  const { baseUrl } = await nextMessage<{ baseUrl: string }>(child);
+  return { child, baseUrl };
+}
+
+/** Sends an order to a load process and waits for its answer; an `error` in the answer fails the run. */
+export async function ask<T>(child: ChildProcess, order: unknown): Promise<T> {
+  child.send(order as object);
+  const answer = await nextMessage<T & { error?: string }>(child);
+  if (answer.error) throw new Error(answer.error);
+  return answer;
 }
