@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { createConnection } from 'mysql2/promise';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../../src/db/backup.ts';
-import { openDatabase, parseDatabaseUrl, type DatabaseHandle } from '../../src/db/dialect.ts';
+import { openDatabase, parseDatabaseUrl } from '../../src/db/dialect.ts';
 import { ActivityLogRepository } from '../../src/db/repositories/activity-log.ts';
 import { ConfigEntriesRepository } from '../../src/db/repositories/config-entries.ts';
 import { createLogger } from '../../src/logging.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
+import { describeEachDialect, freshDatabase, useFreshDatabase } from '../helpers/dialects.ts';
 
 const { logger } = createLogger({ level: 'silent', pretty: false });
 
@@ -34,27 +34,17 @@ describe('DATABASE_URL', () => {
 });
 
 describeEachDialect('foundation tables', (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-
-  beforeEach(async () => {
-    database = await freshDatabase(dialect);
-    handle = await openDatabase(database.url);
-  });
-  afterEach(async () => {
-    await handle.close();
-    await database.drop();
-  });
+  const fresh = useFreshDatabase(dialect);
 
   it('creates the tables at start and records the migrations', async () => {
-    const tables = (await handle.db.introspection.getTables()).map((table) => table.name);
+    const tables = (await fresh.handle.db.introspection.getTables()).map((table) => table.name);
     expect(tables).toEqual(expect.arrayContaining(['config_entries', 'activity_log']));
-    const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(handle.db);
+    const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(fresh.handle.db);
     expect(applied.rows.map((row) => row.name)).toContain('0001-config-entries');
   });
 
   it('saves, overwrites, loads and removes configuration entries', async () => {
-    const entries = new ConfigEntriesRepository(handle.db, handle.dialect);
+    const entries = new ConfigEntriesRepository(fresh.handle.db, fresh.handle.dialect);
     await entries.save('CHAT_HISTORY', '20');
     await entries.save('CHAT_HISTORY', '25');
     await entries.save('PROMPT_OVERRIDE', 'Sei un gatto 🐈 — "quoted"');
@@ -64,7 +54,7 @@ describeEachDialect('foundation tables', (dialect) => {
   });
 
   it('lists activity newest first, filtered by kind and time', async () => {
-    const activity = new ActivityLogRepository(handle.db);
+    const activity = new ActivityLogRepository(fresh.handle.db);
     await activity.add('config', 'first', { key: 'A' });
     await new Promise((resolve) => setTimeout(resolve, 5));
     const cut = new Date().toISOString();
@@ -78,8 +68,8 @@ describeEachDialect('foundation tables', (dialect) => {
   });
 
   it('keeps the data and runs no migration twice when the database is opened again', async () => {
-    await new ConfigEntriesRepository(handle.db, handle.dialect).save('A_KEY', 'x');
-    const again = await openDatabase(database.url);
+    await new ConfigEntriesRepository(fresh.handle.db, fresh.handle.dialect).save('A_KEY', 'x');
+    const again = await openDatabase(fresh.url);
     const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(again.db);
     expect(new Set(applied.rows.map((row) => row.name)).size).toBe(applied.rows.length);
     expect(await new ConfigEntriesRepository(again.db, again.dialect).load()).toEqual({ A_KEY: 'x' });

@@ -3,7 +3,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConnection } from 'mysql2/promise';
-import { describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../../src/db/dialect.ts';
 import type { DialectName } from '../../src/db/schema.ts';
 
 /** A fresh, empty database of one dialect; `drop` removes it. */
@@ -62,4 +63,34 @@ export function describeEachDialect(title: string, suite: (dialect: DialectName)
   describe(`${title} [sqlite]`, () => suite('sqlite'));
   const mysqlDescribe = mysqlUrl ? describe : describe.skip;
   mysqlDescribe(`${title} [mysql]`, () => suite('mysql'));
+}
+
+/**
+ * A fresh database of `dialect`, migrated and open, for each test of the suite (or once for the whole suite),
+ * closed and dropped after it. Read `handle` and `url` inside hooks and tests.
+ */
+export function useFreshDatabase(dialect: DialectName, per: 'test' | 'suite' = 'test'): { readonly handle: DatabaseHandle; readonly url: string } {
+  let database: TestDatabase | undefined;
+  let handle: DatabaseHandle | undefined;
+  const [before, after] = per === 'test' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    database = await freshDatabase(dialect);
+    handle = await openDatabase(database.url);
+  });
+  after(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
+  const opened = () => {
+    if (!handle || !database) throw new Error('the fresh database is open only inside the suite’s hooks and tests');
+    return { handle, database };
+  };
+  return {
+    get handle() {
+      return opened().handle;
+    },
+    get url() {
+      return opened().database.url;
+    },
+  };
 }

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
+import { beforeAll, beforeEach, expect, it } from 'vitest';
 import type { DialectName } from '../../src/db/schema.ts';
 import { MemoryStore, UnknownPersonError } from '../../src/memory/memory-store.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
+import { describeEachDialect, useFreshDatabase } from '../helpers/dialects.ts';
 
 describeEachDialect('the memory store', (dialect: DialectName) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
+  const fresh = useFreshDatabase(dialect, 'suite');
   let store: MemoryStore;
   let now = new Date('2026-01-01T10:00:00.000Z');
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
-    handle = await openDatabase(database.url);
-    store = new MemoryStore(handle, () => now);
-  });
-  afterAll(async () => {
-    await handle.close();
-    await database.drop();
+    store = new MemoryStore(fresh.handle, () => now);
   });
   beforeEach(async () => {
     now = new Date('2026-01-01T10:00:00.000Z');
-    await handle.db.deleteFrom('memories').execute();
-    await handle.db.deleteFrom('person_identities').execute();
-    await handle.db.deleteFrom('people').execute();
+    await fresh.handle.db.deleteFrom('memories').execute();
+    await fresh.handle.db.deleteFrom('person_identities').execute();
+    await fresh.handle.db.deleteFrom('people').execute();
   });
 
   it('gives a sender never seen before a person of their own, and the same person after', async () => {

@@ -1,25 +1,14 @@
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { activityPort } from '../../../src/chain/activity-port.ts';
-import { type DatabaseHandle, openDatabase } from '../../../src/db/dialect.ts';
 import { ActivityLogRepository } from '../../../src/db/repositories/activity-log.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../../helpers/dialects.ts';
+import { describeEachDialect, useFreshDatabase } from '../../helpers/dialects.ts';
 
 /** The activity log as components use it (the `activity` service): ids back, a kind prefix, one entry by id. */
 describeEachDialect('the activity service', (dialect) => {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
-
-  beforeEach(async () => {
-    database = await freshDatabase(dialect);
-    handle = await openDatabase(database.url);
-  });
-  afterEach(async () => {
-    await handle.close();
-    await database.drop();
-  });
+  const fresh = useFreshDatabase(dialect);
 
   it('returns the new row id, lists only kinds with the prefix (taken literally), newest first, and finds one entry', async () => {
-    const activity = activityPort(new ActivityLogRepository(handle.db));
+    const activity = activityPort(new ActivityLogRepository(fresh.handle.db));
     const first = await activity.record('radio.track', 'Now playing A', { title: 'A' });
     await activity.record('radioXtrack', 'not radio: "." is no wildcard');
     await activity.record('radi_.track', 'not radio: "_" is no wildcard');

@@ -1,36 +1,30 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../../src/db/dialect.ts';
 import { SAVE_PROCEDURE } from '../../../src/db/repositories/chat-history-repository-mysql.ts';
 import { ChatHistoryRepository } from '../../../src/db/repositories/chat-history-repository.ts';
 import { ChatHistory } from '../../../src/history/chat-history.ts';
 import type { DialectName } from '../../../src/db/schema.ts';
 import { createLogger } from '../../../src/logging.ts';
-import { describeEachDialect, freshDatabase, type TestDatabase } from '../../helpers/dialects.ts';
+import { describeEachDialect, useFreshDatabase } from '../../helpers/dialects.ts';
 
 /** `fast`: the production wiring (SQLite prepared statements, the MySQL save procedure); else Kysely only. */
 function contract(dialect: DialectName, fast: boolean) {
-  let database: TestDatabase;
-  let handle: DatabaseHandle;
+  const fresh = useFreshDatabase(dialect, 'suite');
   let history: ChatHistory;
   let keep = 10;
 
   beforeAll(async () => {
-    database = await freshDatabase(dialect);
-    handle = await openDatabase(database.url);
     const { logger } = createLogger({ level: 'silent', pretty: false });
-    const repository = new ChatHistoryRepository(handle.db, handle.dialect, fast ? handle.sqlite : undefined);
+    const repository = new ChatHistoryRepository(fresh.handle.db, fresh.handle.dialect, fast ? fresh.handle.sqlite : undefined);
     if (fast) expect(await repository.prepareFastPaths()).toBe(true);
     history = new ChatHistory({ repository, keep: () => keep, logger });
   });
   afterAll(async () => {
     await history.stop();
-    await handle.close();
-    await database.drop();
   });
   beforeEach(async () => {
     keep = 10;
-    await handle.db.deleteFrom('chat_history').execute();
+    await fresh.handle.db.deleteFrom('chat_history').execute();
   });
 
   it('loads messages oldest first with username and text', async () => {
@@ -163,7 +157,7 @@ function contract(dialect: DialectName, fast: boolean) {
 
   it.runIf(dialect === 'mysql' && fast)('falls back to a client transaction when the save procedure is gone', async () => {
     keep = 2;
-    await sql`DROP PROCEDURE ${sql.raw(SAVE_PROCEDURE)}`.execute(handle.db);
+    await sql`DROP PROCEDURE ${sql.raw(SAVE_PROCEDURE)}`.execute(fresh.handle.db);
     for (const second of [1, 2, 3]) await history.save({ interface_path: 'p/1', message_text: `m${second}`, timestamp: `2024-01-01T00:00:0${second}Z` });
     expect((await history.load('p/1')).map((message) => message.text)).toEqual(['m2', 'm3']);
   });
