@@ -5,11 +5,12 @@ import { AurisError } from '../../src/audio/auris/contract.ts';
 import { chooseLocalModel } from '../../src/audio/auris/local-language.ts';
 import { phrasesToJsgf } from '../../src/audio/auris/pocketsphinx-engine.ts';
 import { audioHarness, silentLogger, toneWav, words } from '../helpers/audio.ts';
+import { listeningFor } from '../helpers/voice-notes.ts';
 
 type Harness = Awaited<ReturnType<typeof audioHarness>>;
 
 const PHRASES = ['turn on the kitchen light', 'good morning', 'what time is it', 'play some music'];
-const pocketsphinx = { ACTIVE_AURIS_ENGINE: 'pocketsphinx', AURIS_ENGINE_SETTINGS: JSON.stringify({ phrases: PHRASES }) };
+const pocketsphinx = listeningFor(PHRASES);
 
 describe('round trip on this machine: text → local TTS → WAV → offline STT', () => {
   let harness: Harness;

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { defineInterface, type VoicePort } from '../../src/components/contract.ts';
 import { words } from '../helpers/audio.ts';
 import { createTestServices, type TestServices } from '../helpers/services.ts';
+import { listeningFor } from '../helpers/voice-notes.ts';
 
-const PHRASES = ['good morning', 'what time is it'];
-const listening = { ACTIVE_AURIS_ENGINE: 'pocketsphinx', AURIS_ENGINE_SETTINGS: JSON.stringify({ phrases: PHRASES }) };
+const listening = listeningFor(['good morning', 'what time is it']);
 const MediaSchema = z.object({ file_url: z.string(), interface_path: z.string() });
 
 /** A chat platform as the voice service sees it: it keeps its `voice` port and records the media it is sent. */

@@ -276,3 +276,6 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
     },
   };
 }
+
+/** The last message of the last prompt the model server received: what the model was asked to answer. */
+export const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;

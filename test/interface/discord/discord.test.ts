@@ -4,14 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shippedRoots } from '../../helpers/component-roots.ts';
 import { type DiscordLikeServer, type DiscordUser, type RestRequest, startDiscordLikeServer } from '../../helpers/discord-like-server.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
+import { listeningFor, recordedVoiceNote } from '../../helpers/voice-notes.ts';
 
-const PHRASES = ['good morning', 'what time is it'];
 /** Discord's flag of a voice message (the client's record button). */
 const IS_VOICE_MESSAGE = 1 << 13;
 
-const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
 const contentOf = (request: RestRequest) => request.json?.content;
 const isPost = (request: RestRequest) => request.method === 'POST' && /^\/channels\/\d+\/messages$/.test(request.path);
 
@@ -260,14 +259,9 @@ describe('the Discord interface (discord.js), against a local Discord API v10 se
     await launch({
       ...settings(),
       ACTIVE_VOX_ENGINE: 'local',
-      ACTIVE_AURIS_ENGINE: 'pocketsphinx',
-      AURIS_ENGINE_SETTINGS: JSON.stringify({ phrases: PHRASES }),
+      ...listeningFor(['good morning', 'what time is it']),
     });
-    const { audio, voice } = test.harness.services;
-    const spoken = await audio.vox.speak({ text: 'Good morning!', interfacePath: 'nobody/1' });
-    const note = await voice.voiceNote(audio.files.pathOf(spoken.filename ?? '') ?? '');
-    const bytes = await readFile(note.path);
-    await note.dispose();
+    const bytes = await recordedVoiceNote(test.harness.services, 'Good morning!');
     const dm = discord.dm(sam);
     model.script({ kind: 'reply', text: 'Good morning to you.' });
     discord.say(dm, sam, '', { attachments: [{ filename: 'voice-message.ogg', bytes, contentType: 'audio/ogg' }], flags: IS_VOICE_MESSAGE });

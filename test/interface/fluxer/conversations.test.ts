@@ -4,11 +4,10 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shippedRoots } from '../../helpers/component-roots.ts';
 import { type DiscordChannel, type DiscordLikeServer, type DiscordUser, type RestRequest, startDiscordLikeServer } from '../../helpers/discord-like-server.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
 
 const actions = (...list: Array<{ type: string; payload: Record<string, unknown> }>) => JSON.stringify({ actions: list });
-const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
 
 describe('the Fluxer interface, against a local Discord-like server', () => {
   let server: DiscordLikeServer;

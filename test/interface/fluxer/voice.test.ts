@@ -1,16 +1,14 @@
-import { readFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { VOICE_UNHEARD } from '../../../src/components/contract.ts';
 import { shippedRoots } from '../../helpers/component-roots.ts';
 import { type DiscordLikeServer, type DiscordUser, type RestRequest, startDiscordLikeServer } from '../../helpers/discord-like-server.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
+import { listeningFor, recordedVoiceNote } from '../../helpers/voice-notes.ts';
 
 /** The IS_VOICE_MESSAGE flag Fluxer keeps from Discord (the client's record button). */
 const IS_VOICE_MESSAGE = 1 << 13;
-
-const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
 
 describe('voice messages on Fluxer, against a local Discord-like server', () => {
   let server: DiscordLikeServer;
@@ -54,14 +52,9 @@ describe('voice messages on Fluxer, against a local Discord-like server', () => 
   it('hears a voice message through Auris and answers with the spoken reply uploaded as an audio file', async () => {
     await launch({
       ACTIVE_VOX_ENGINE: 'local',
-      ACTIVE_AURIS_ENGINE: 'pocketsphinx',
-      AURIS_ENGINE_SETTINGS: JSON.stringify({ phrases: ['good morning', 'what time is it'] }),
+      ...listeningFor(['good morning', 'what time is it']),
     });
-    const { audio, voice } = test.harness.services;
-    const spoken = await audio.vox.speak({ text: 'Good morning!', interfacePath: 'nobody/1' });
-    const note = await voice.voiceNote(audio.files.pathOf(spoken.filename ?? '') ?? '');
-    const bytes = await readFile(note.path);
-    await note.dispose();
+    const bytes = await recordedVoiceNote(test.harness.services, 'Good morning!');
     const dm = server.dm(sam);
     model.script({ kind: 'reply', text: 'Good morning to you.' });
     server.say(dm, sam, '', { attachments: [{ filename: 'voice-message.ogg', bytes, contentType: 'audio/ogg' }], flags: IS_VOICE_MESSAGE });

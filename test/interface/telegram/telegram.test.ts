@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -6,16 +6,15 @@ import ffmpeg from 'fluent-ffmpeg';
 import type { Chat, Message, User } from 'grammy/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shippedRoots } from '../../helpers/component-roots.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
 import { type BotApiCall, type FakeBotApi, startFakeBotApi } from '../../helpers/telegram-bot-api.ts';
+import { listeningFor, recordedVoiceNote } from '../../helpers/voice-notes.ts';
 
 const TRAINER_ID = 1001;
-const PHRASES = ['good morning', 'what time is it'];
 
 const actions = (...list: Array<{ type: string; payload: Record<string, unknown> }>) => JSON.stringify({ actions: list });
 const textOf = (call: BotApiCall) => String(call.params.text);
-const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
 
 async function probe(bytes: Buffer): Promise<ffmpeg.FfprobeData> {
   const directory = await mkdtemp(join(tmpdir(), 'anima-probe-'));
@@ -250,14 +249,9 @@ describe('the Telegram interface, against a local Bot API server', () => {
     await launch({
       ...telegram(),
       ACTIVE_VOX_ENGINE: 'local',
-      ACTIVE_AURIS_ENGINE: 'pocketsphinx',
-      AURIS_ENGINE_SETTINGS: JSON.stringify({ phrases: PHRASES }),
+      ...listeningFor(['good morning', 'what time is it']),
     });
-    const { audio, voice } = test.harness.services;
-    const spoken = await audio.vox.speak({ text: 'Good morning!', interfacePath: 'nobody/1' });
-    const note = await voice.voiceNote(audio.files.pathOf(spoken.filename ?? '') ?? '');
-    const file = api.addFile(await readFile(note.path), 'voice');
-    await note.dispose();
+    const file = api.addFile(await recordedVoiceNote(test.harness.services, 'Good morning!'), 'voice');
     const chat: Chat = api.privateChat(sam);
     model.script({ kind: 'reply', text: 'Good morning to you.' });
     api.say({ chat, from: sam, voice: { file_id: file.file_id, file_unique_id: file.file_unique_id, duration: 1, mime_type: 'audio/ogg' } });

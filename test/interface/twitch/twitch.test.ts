@@ -1,10 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shippedRoots } from '../../helpers/component-roots.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { type FakeOpenAi, lastPrompt, startFakeOpenAi } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
 import { startTwitchServer, type TwitchServer } from '../../helpers/twitch-server.ts';
-
-const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
 
 describe('the Twitch interface, against a local EventSub WebSocket and Helix server', () => {
   let twitch: TwitchServer;
