@@ -45,10 +45,19 @@ export interface RadioHostDependencies {
 /** `disabled`: RADIO_HOST_ENABLED is false; `unconfigured`: no station named; `on_air`: a break is being sent. */
 export type RadioState = 'disabled' | 'unconfigured' | 'monitoring' | 'on_air';
 
+/**
+ * A scheduled break is primed this long before the song's latest end: logged in and buffered just short of
+ * playing, so going live at the end costs the harbor only a small top-up (docs/decisions.md, "RADIO").
+ */
+export const PRIME_LEAD_MS = 1500;
+
 interface ScheduledBreak {
   trackId: string;
   transition: Transition;
+  endsAt: number;
   timer: unknown;
+  /** Set once primed: the rest is sent and the harbor begins playing. */
+  goLive?: () => void;
 }
 
 /** Variables that change which station is followed, or whether one is. */
@@ -172,7 +181,10 @@ export class RadioHost {
             title: playing.track.title,
             artist: playing.track.artist,
             duration_s: playing.track.durationS,
-            elapsed_s: Math.round(Math.min(playing.track.durationS, Math.max(0, playing.track.durationS - (playing.endsAt - now) / 1000))),
+            elapsed_s:
+              playing.endsAt === null
+                ? playing.track.elapsedS
+                : Math.round(Math.min(playing.track.durationS, Math.max(0, playing.track.durationS - (playing.endsAt - now) / 1000))),
           }
         : null;
     const next = this.upcoming[0] ?? snapshot?.next ?? null;
@@ -216,9 +228,10 @@ export class RadioHost {
     if (previous) {
       const due = this.breakDue();
       this.songsEnded += 1;
-      // The wind-down point was missed (a jingle, a short track, a crossfade): the break goes out now.
-      if (due && !this.handled.has(previous.id))
-        this.startBreak(previous.id, this.scheduled?.trackId === previous.id ? this.scheduled.transition : this.transitionFor(previous));
+      // The song ended before its scheduled break (cut short), or the wind-down point was missed (a jingle,
+      // a short track, a crossfade): the break goes out now.
+      if (this.scheduled?.trackId === previous.id) this.breakNow();
+      else if (due && !this.handled.has(previous.id)) this.startBreak(previous.id, this.transitionFor(previous));
     }
     // Only the song that just ended is remembered: the same song played again later gets its break again.
     for (const id of this.handled) if (id !== previous?.id) this.handled.delete(id);
@@ -261,25 +274,54 @@ export class RadioHost {
     if (this.scheduled?.trackId === track.id) this.schedule(track.id, this.scheduled.transition, endsAt);
   }
 
-  /** The break begins when the song's remaining time reaches 0, never before. */
+  /** The break begins at the song's latest end, never before; it is primed a little ahead of that. */
   private schedule(trackId: string, transition: Transition, endsAt: number): void {
     const { clock } = this.deps;
+    const primed = this.scheduled?.trackId === trackId ? this.scheduled.goLive : undefined;
     if (this.scheduled) clock.clearTimeout(this.scheduled.timer);
-    const timer = clock.setTimeout(() => this.startBreak(trackId, transition), Math.max(0, endsAt - clock.now()));
-    this.scheduled = { trackId, transition, timer };
+    const scheduled: ScheduledBreak = { trackId, transition, endsAt, timer: undefined, ...(primed ? { goLive: primed } : {}) };
+    scheduled.timer = primed
+      ? clock.setTimeout(() => this.goLive(), Math.max(0, endsAt - clock.now()))
+      : clock.setTimeout(() => this.prime(scheduled), Math.max(0, endsAt - PRIME_LEAD_MS - clock.now()));
+    this.scheduled = scheduled;
   }
 
-  private startBreak(trackId: string, transition: Transition): void {
-    if (this.scheduled?.trackId === trackId) {
-      this.deps.clock.clearTimeout(this.scheduled.timer);
+  private prime(scheduled: ScheduledBreak): void {
+    const live = new Promise<void>((resolve) => {
+      scheduled.goLive = resolve;
+    });
+    scheduled.timer = this.deps.clock.setTimeout(() => this.goLive(), Math.max(0, scheduled.endsAt - this.deps.clock.now()));
+    this.startBreak(scheduled.trackId, scheduled.transition, live);
+  }
+
+  /** The scheduled break goes on air now (primed, or started at once if it was not yet). */
+  private breakNow(): void {
+    const scheduled = this.scheduled;
+    if (!scheduled) return;
+    if (!scheduled.goLive) {
+      this.deps.clock.clearTimeout(scheduled.timer);
       this.scheduled = undefined;
+      this.startBreak(scheduled.trackId, scheduled.transition);
+      return;
     }
+    this.goLive();
+  }
+
+  private goLive(): void {
+    const scheduled = this.scheduled;
+    this.scheduled = undefined;
+    if (!scheduled) return;
+    this.deps.clock.clearTimeout(scheduled.timer);
+    scheduled.goLive?.();
+  }
+
+  private startBreak(trackId: string, transition: Transition, live?: Promise<void>): void {
     if (this.handled.has(trackId)) return;
     this.handled.add(trackId);
-    this.track(this.runBreak(transition));
+    this.track(this.runBreak(transition, live));
   }
 
-  private async runBreak(transition: Transition): Promise<void> {
+  private async runBreak(transition: Transition, live?: Promise<void>): Promise<void> {
     const banter = await this.deps.planner.take(transition);
     if (!banter) {
       await this.record('skipped', `No banter after ${describe(transition.ended)}: the speech could not be made in time`);
@@ -288,13 +330,13 @@ export class RadioHost {
     if (!this.monitor) return;
     this.onAir = true;
     try {
-      await this.broadcast(banter);
+      await this.broadcast(banter, live);
     } finally {
       this.onAir = false;
     }
   }
 
-  private async broadcast(banter: PreparedBanter): Promise<void> {
+  private async broadcast(banter: PreparedBanter, live: Promise<void> | undefined): Promise<void> {
     const { gainDb, webdjUrl, username, password } = this.settings;
     const { signal } = this.breaks;
     try {
@@ -308,6 +350,7 @@ export class RadioHost {
         password,
         metadata: { title: banter.text.slice(0, 120), artist: username },
         signal,
+        ...(live ? { goLive: live } : {}),
       });
       if (this.lastError?.source === 'broadcast') this.lastError = null;
       await this.record('injected', `On air (${banter.variant}, ${sent.durationS.toFixed(1)} s): ${banter.text}`, {

@@ -13,6 +13,7 @@ const SongSchema = z.object({
 
 const PlayingSchema = z.object({
   song: SongSchema,
+  played_at: z.number().default(0),
   duration: z.number().nonnegative().default(0),
   elapsed: z.number().default(0),
   remaining: z.number().default(0),
@@ -40,6 +41,8 @@ export interface Track {
 }
 
 export interface PlayingTrack extends Track {
+  /** AzuraCast's whole second the song began in (0: not given). */
+  playedAt: number;
   elapsedS: number;
   remainingS: number;
 }
@@ -90,7 +93,7 @@ export async function fetchNowPlaying(baseUrl: string, stationId: string, signal
   const playing = body.now_playing;
   return {
     stationName: body.station.name,
-    current: playing ? { ...trackOf(playing), elapsedS: playing.elapsed, remainingS: playing.remaining } : null,
+    current: playing ? { ...trackOf(playing), playedAt: playing.played_at, elapsedS: playing.elapsed, remainingS: playing.remaining } : null,
     next: body.playing_next ? trackOf(body.playing_next) : null,
     liveStreamer: body.live?.is_live ? body.live.streamer_name || 'a streamer' : null,
   };

@@ -2,6 +2,8 @@
  * A local AzuraCast API server for the radio host's tests: `GET /api/nowplaying/{station}` and
  * `GET /api/station/{station}/queue` (X-API-Key) with the JSON AzuraCast 0.20 returns, over a playlist of
  * short songs that play back to back on a clock the test sets (the same ManualClock the host runs on).
+ * Times are AzuraCast's whole seconds: `played_at` the second a song began plus its 5 s playback delay,
+ * `elapsed` from that second, `duration` truncated; a song's true end is `playAt(t).endsAt`.
  * It can show a crossfade glitch (the next song's metadata for a moment), cut a song short (a skip, a
  * crossfade), and records every request so a test can say nothing polled.
  */
@@ -58,6 +60,11 @@ const songJson = (song: StationSong) => ({
 });
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
+/**
+ * AzuraCast's `PLAYBACK_DELAY_SECONDS`: `played_at` is the whole second the song was registered in plus 5,
+ * while `elapsed` counts from the registered second itself (`time() + 5 - played_at`).
+ */
+const PLAYBACK_DELAY_S = 5;
 
 export class AzuraCastServer {
   readonly requests: RecordedRequest[] = [];
@@ -165,14 +172,15 @@ export class AzuraCastServer {
     const glitching = now < this.glitchUntil;
     // During a glitch AzuraCast shows the next song's metadata with the playing song's timing.
     const shown = glitching ? this.songAt(play.index + 1) : play.song;
-    const elapsed = seconds(now) - seconds(play.startedAt);
-    const duration = play.song.durationS;
+    // AzuraCast sends whole seconds: the duration truncated, elapsed clamped to [0, duration].
+    const duration = Math.floor(play.song.durationS);
+    const elapsed = Math.min(duration, Math.max(0, seconds(now) - seconds(play.startedAt)));
     const history = [1, 2, 3]
       .filter((back) => play.index - back >= 0)
       .map((back, position) => ({
         sh_id: 1000 + play.index - back,
-        played_at: seconds(play.startedAt) - position * 180,
-        duration: this.songAt(play.index - back).durationS,
+        played_at: seconds(play.startedAt) + PLAYBACK_DELAY_S - position * 180,
+        duration: Math.floor(this.songAt(play.index - back).durationS),
         playlist: this.songAt(play.index - back).playlist ?? 'default',
         streamer: '',
         is_request: false,
@@ -215,19 +223,19 @@ export class AzuraCastServer {
       live: { is_live: this.live !== null, streamer_name: this.live ?? '', broadcast_start: this.live ? seconds(now) : null, art: null },
       now_playing: {
         sh_id: 1000 + play.index,
-        played_at: seconds(play.startedAt),
+        played_at: seconds(play.startedAt) + PLAYBACK_DELAY_S,
         duration,
         playlist: shown.playlist ?? 'default',
         streamer: '',
         is_request: false,
         song: songJson(shown),
         elapsed,
-        remaining: Math.max(0, duration - elapsed),
+        remaining: duration - elapsed,
       },
       playing_next: {
         cued_at: seconds(play.endsAt) - 10,
         played_at: seconds(play.endsAt),
-        duration: this.songAt(play.index + 1).durationS,
+        duration: Math.floor(this.songAt(play.index + 1).durationS),
         playlist: this.songAt(play.index + 1).playlist ?? 'default',
         is_request: false,
         song: songJson(this.songAt(play.index + 1)),
@@ -247,7 +255,7 @@ export class AzuraCastServer {
         id: 500 + play.index + ahead,
         cued_at: seconds(at) - 10,
         played_at: seconds(at),
-        duration: song.durationS,
+        duration: Math.floor(song.durationS),
         playlist: song.playlist ?? 'default',
         is_request: false,
         song: songJson(song),

@@ -37,6 +37,12 @@ export interface BanterInjection extends BanterEncoding {
    * alone can take most of the 500 ms a break may start late, so the station prepares while the song plays.
    */
   audio?: BanterAudio;
+  /**
+   * When given, the harbor gets its buffer less PRIME_SHORT_S while this is pending: logged in and mostly
+   * buffered, but not yet playing (a harbor plays, and AzuraCast skips the song on air, only once it holds
+   * more than its buffer). The rest follows when it resolves, so the break begins within a small top-up of it.
+   */
+  goLive?: Promise<void>;
 }
 
 export interface InjectionResult {
@@ -61,6 +67,8 @@ const LoginSchema = z.object({
  * ahead by, the buffer plus this margin (at exactly the buffer it waits for the next session).
  */
 const START_MARGIN_S = 0.5;
+/** How far below the harbor's buffer a primed injection stays until it goes live (Opus frames are 20 ms). */
+export const PRIME_SHORT_S = 1;
 
 const systemClock: ClockPort = {
   now: () => Date.now(),
@@ -73,6 +81,24 @@ export async function prepareBanterAudio(request: BanterEncoding): Promise<Bante
   const { wavPath, gainDb, bufferS } = EncodingSchema.parse(request);
   const leadS = bufferS + START_MARGIN_S;
   return { ...(await encodeBanter(wavPath, gainDb, leadS, request.signal)), leadS };
+}
+
+/**
+ * With `goLive`, sends what keeps the harbor just short of playing and waits for it; returns the rest, to
+ * be paced from then on (constant bitrate: bytes follow time).
+ */
+async function primed(banter: BanterAudio, goLive: Promise<void> | undefined, send: (chunk: Uint8Array) => void, signal?: AbortSignal): Promise<BanterAudio> {
+  if (!goLive) return banter;
+  const { bytes, durationS, leadS } = banter;
+  const primeS = Math.max(0, Math.min(durationS, leadS - START_MARGIN_S - PRIME_SHORT_S));
+  const head = Math.floor((bytes.length * primeS) / durationS);
+  send(bytes.subarray(0, head));
+  await new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    goLive.then(resolve, reject);
+  });
+  return { bytes: bytes.subarray(head), durationS: durationS - primeS, leadS: leadS - primeS };
 }
 
 /**
@@ -104,7 +130,8 @@ export async function injectBanter(request: BanterInjection, clock: ClockPort = 
   try {
     if (encoded.status === 'rejected' || !session) throw firstFailure;
     const banter = encoded.value;
-    await sendPaced(banter.bytes, banter, session.send, clock, signal);
+    const rest = await primed(banter, request.goLive, session.send, signal);
+    await sendPaced(rest.bytes, rest, session.send, clock, signal);
     await session.finish();
     return { sentBytes: banter.bytes.length, durationS: banter.durationS };
   } catch (error) {

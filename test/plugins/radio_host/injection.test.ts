@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { type BanterAudio, injectBanter, prepareBanterAudio, WebcastError } from '../../../plugins/radio_host/injection/index.ts';
+import { type BanterAudio, injectBanter, PRIME_SHORT_S, prepareBanterAudio, WebcastError } from '../../../plugins/radio_host/injection/index.ts';
 import { bytesDue, PACING_TICK_MS } from '../../../plugins/radio_host/injection/pacing.ts';
 import { VERDICT_MIN_MS } from '../../../plugins/radio_host/injection/webcast-client.ts';
 import { toneWav } from '../../helpers/audio.ts';
@@ -171,6 +171,29 @@ describe('injectBanter against a webcast server', () => {
     }
     expect(frames.at(-1)?.at).toBe(startedAt + lastByteAtMs);
     expect(frames.length).toBe(1 + Math.ceil(lastByteAtMs / PACING_TICK_MS));
+  });
+
+  it('primed, holds the harbor a second short of its buffer until it goes live, then tops up to the lead', async () => {
+    let goLive = () => {};
+    const live = new Promise<void>((resolve) => {
+      goLive = resolve;
+    });
+    const stop = new AbortController();
+    const injected = injectBanter({ ...login(), audio, goLive: live, signal: stop.signal }, clock);
+    await server.until(1);
+    clock.advance(VERDICT_MIN_MS);
+    const total = audio.bytes.length;
+    const primeS = audio.leadS - 0.5 - PRIME_SHORT_S;
+    expect(await server.until(2)).toMatchObject({ binary: Math.floor((total * primeS) / audio.durationS) });
+    // The song plays on: however long that takes on the clock, nothing more is sent until it ends.
+    clock.advance(1500);
+    expect(server.seen).toHaveLength(2);
+    goLive();
+    const liveAt = clock.now();
+    expect(await server.until(3)).toMatchObject({ at: liveAt });
+    expect(binaryFrames(server.seen).reduce((sum, frame) => sum + frame.binary, 0)).toBe(bytesDue(total, audio.durationS, audio.leadS, 0));
+    stop.abort(new Error('enough'));
+    await expect(injected).rejects.toThrow('enough');
   });
 
   it('reports a login closed with 1011 as auth, before any audio', async () => {

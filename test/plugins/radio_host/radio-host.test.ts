@@ -46,8 +46,11 @@ describe('the radio host on the manual clock', { timeout: 60_000 }, () => {
     activity = activityPort(harness.services.activity);
     injected = [];
     encoded = [];
+    // A primed break is recorded when it goes live (the clock sets that; the host does not wait for it).
     inject = async (request) => {
-      injected.push({ at: clock.now(), request });
+      const record = () => injected.push({ at: clock.now(), request });
+      if (request.goLive) void request.goLive.then(record);
+      else record();
       return { sentBytes: 1000, durationS: 2 };
     };
   });
@@ -63,8 +66,9 @@ describe('the radio host on the manual clock', { timeout: 60_000 }, () => {
     songs: StationSong[],
     settings: Partial<RadioSettings> = {},
     complete?: (messages: ChatTurn[], signal: AbortSignal) => Promise<string>,
+    startedAt = START,
   ) => {
-    station = new AzuraCastServer({ clock, songs });
+    station = new AzuraCastServer({ clock, songs, startedAt });
     const baseUrl = await station.start();
     current = {
       enabled: true,
@@ -166,6 +170,15 @@ describe('the radio host on the manual clock', { timeout: 60_000 }, () => {
     expect(injected).toHaveLength(1);
   });
 
+  it('never begins a break before the song ends, though AzuraCast gives its times in whole seconds', async () => {
+    // The first song began 2.6 s before the host looked: only its whole second is known, so the break waits
+    // for the latest end that second allows. The second song's start is seen by the fast polls near the end.
+    await startHost([song('Offbeat', 10), song('Seen Starting', 10), song('Third', 10)], {}, undefined, START - 2_600);
+    await run(18_000);
+    const ends = [START + 7_400, START + 17_400];
+    expect(injected.map((entry) => entry.at - (ends.shift() ?? 0))).toEqual([600, 100]);
+  });
+
   it('encodes the spoken banter again when RADIO_HOST_GAIN_DB changes before the break', async () => {
     await startHost([song('Loud', 10), song('Quiet', 10)]);
     await run(5_000);
@@ -197,6 +210,17 @@ describe('the radio host on the manual clock', { timeout: 60_000 }, () => {
     // The poll at 45 s sees the change, the re-check 3 s later confirms it: the break goes out then.
     expect(injected.map((entry) => entry.at)).toEqual([START + 48_000]);
     expect((await banterOf(injected[0]))?.message).toContain('Cut Short');
+  });
+
+  it('speaks at once on the track change when a jingle shorter than the re-check ended before it could be believed', async () => {
+    const jingle: StationSong = { title: 'Station ID', artist: 'Anima FM', durationS: 2, playlist: 'Jingles' };
+    await startHost([song('Opener', 10), jingle, song('After', 60)], { intermission: 2 });
+    await run(14_000);
+    // The jingle is first shown at 10 s (fast polls around the end) and gone by the 3 s re-check: it played,
+    // it counts as the second song, and its break goes out on the change to "After", at once.
+    expect(injected.map((entry) => entry.at)).toEqual([START + 13_000]);
+    expect((await banterOf(injected[0]))?.message).toContain('Station ID');
+    expect(await kinds()).toEqual(['track', 'track', 'track', 'banter_ready', 'injected']);
   });
 
   it("sends the language model's line once it is spoken, and the template's while the model is still thinking", async () => {
