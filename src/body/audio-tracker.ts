@@ -31,7 +31,10 @@ export class AudioTracker {
       },
       audio.audio_duration_s * 1000 + AUDIO_CLEAR_BUFFER_MS,
     );
-    const state = this.current() as AudioState;
+    // The clip starts now: offset 0, not the clock read again after arming the timer, which on a loaded
+    // machine has moved a millisecond or more, and a window that seeks a clip it is just starting to that
+    // offset may replay its beginning (Chromium, when the seek lands after playback has begun).
+    const state: AudioState = { ...(this.playingAudio() as PlayingAudio), offset_s: 0 };
     this.onChange(state);
     return state;
   }
