@@ -8,6 +8,7 @@ export const SUBSCRIPTIONS = [
   { type: 'channel.follow', version: '2', condition: (ids: Ids) => ({ broadcaster_user_id: ids.broadcaster, moderator_user_id: ids.self }), required: false },
   { type: 'channel.subscribe', version: '1', condition: (ids: Ids) => ({ broadcaster_user_id: ids.broadcaster }), required: false },
   { type: 'channel.raid', version: '1', condition: (ids: Ids) => ({ to_broadcaster_user_id: ids.broadcaster }), required: false },
+  { type: 'channel.cheer', version: '1', condition: (ids: Ids) => ({ broadcaster_user_id: ids.broadcaster }), required: false },
 ] as const;
 
 export interface Ids {
@@ -32,6 +33,14 @@ const ChatMessageSchema = z.object({
 const FollowSchema = z.object({ user_id: z.string(), user_name: z.string() });
 const SubscribeSchema = z.object({ user_id: z.string(), user_name: z.string(), tier: z.string(), is_gift: z.boolean().default(false) });
 const RaidSchema = z.object({ from_broadcaster_user_id: z.string(), from_broadcaster_user_name: z.string(), viewers: z.number() });
+/** An anonymous cheer has null user fields. */
+const CheerSchema = z.object({
+  is_anonymous: z.boolean().default(false),
+  user_id: z.string().nullish(),
+  user_name: z.string().nullish(),
+  message: z.string().default(''),
+  bits: z.number().positive(),
+});
 
 /** The Twitch facts an answer may use: the message to reply to, the event, the bits. */
 export interface TwitchOrigin {
@@ -43,10 +52,18 @@ export interface TwitchOrigin {
 /**
  * A notification as a message of the channel's conversation. Chat messages keep their words; a follow, a
  * subscription or a raid becomes a short line in parentheses saying what happened, from that viewer, so
- * the model can thank them. Cheers, subscriptions and raids are support (answered first in stream mode).
+ * the model can thank them; a cheer keeps its message after a line saying the bits. Cheers, subscriptions and
+ * raids are support (answered first in stream mode). While channel.cheer is subscribed (`subscribed`), the
+ * chat copy of a cheer is left to that event (it also carries anonymous cheers), so a cheer is heard once.
  * The account's own messages and unreadable events give undefined.
  */
-export function viewerMessageOf(type: string, event: Record<string, unknown>, ids: Ids, interfacePath: string): ViewerMessage | undefined {
+export function viewerMessageOf(
+  type: string,
+  event: Record<string, unknown>,
+  ids: Ids,
+  interfacePath: string,
+  subscribed: ReadonlySet<string>,
+): ViewerMessage | undefined {
   const base = { interfaceId: INTERFACE_ID, interfacePath, group: true };
   const event_ = (sender: { id: string; name: string }, text: string, twitch: TwitchOrigin, support: boolean): ViewerMessage => ({
     message: { ...base, text, senderId: sender.id, senderName: sender.name, mentioned: true, metadata: { twitch } },
@@ -58,7 +75,10 @@ export function viewerMessageOf(type: string, event: Record<string, unknown>, id
       if (!chat.success || chat.data.chatter_user_id === ids.self || chat.data.message.text.trim() === '') return undefined;
       const { data } = chat;
       const bits = data.cheer?.bits ?? 0;
+      if (bits > 0 && subscribed.has('channel.cheer')) return undefined;
+      // Bits are given to the channel: a cheer is answered like a mention.
       const mentioned =
+        bits > 0 ||
         data.message.fragments.some((fragment) => fragment.type === 'mention' && fragment.mention?.user_id === ids.self) ||
         data.message.text.toLowerCase().includes(`@${ids.selfLogin}`);
       const twitch: TwitchOrigin = { message_id: data.message_id, event: type, ...(bits > 0 ? { bits } : {}) };
@@ -92,6 +112,15 @@ export function viewerMessageOf(type: string, event: Record<string, unknown>, id
       if (!raid.success) return undefined;
       const text = `(${raid.data.from_broadcaster_user_name} is raiding the channel with ${raid.data.viewers} viewers.)`;
       return event_({ id: raid.data.from_broadcaster_user_id, name: raid.data.from_broadcaster_user_name }, text, { event: type }, true);
+    }
+    case 'channel.cheer': {
+      const cheer = CheerSchema.safeParse(event);
+      if (!cheer.success) return undefined;
+      const { data } = cheer;
+      const sender =
+        data.is_anonymous || !data.user_id ? { id: 'anonymous', name: 'An anonymous viewer' } : { id: data.user_id, name: data.user_name ?? data.user_id };
+      const text = `(${sender.name} cheered ${data.bits} bits) ${data.message}`.trim();
+      return event_(sender, text, { event: type, bits: data.bits }, true);
     }
     default:
       return undefined;

@@ -32,6 +32,8 @@ export interface HelixOptions {
   settings(): TwitchSettings;
   clock: ClockPort;
   logger: ComponentContext['logger'];
+  /** Helix refused the token (401): it may have expired or been revoked. */
+  unauthorized(): void;
 }
 
 /**
@@ -80,6 +82,7 @@ export class Helix {
         await new Promise<void>((resolve) => this.options.clock.setTimeout(resolve, wait));
         continue;
       }
+      if (response.status === 401) this.options.unauthorized();
       if (!response.ok) {
         const error = (await response.json().catch(() => ({}))) as { message?: string };
         throw new HelixError(response.status, `${response.status} ${error.message ?? response.statusText} (${method} ${path})`);

@@ -20,7 +20,7 @@ function replyTo(origin: ActionOrigin | undefined, path: string): string | undef
 }
 
 /**
- * Twitch chat through EventSub over WebSocket (chat messages, follows, subscriptions, raids) and Helix (chat
+ * Twitch chat through EventSub over WebSocket (chat messages, follows, subscriptions, raids, cheers) and Helix (chat
  * messages out), one channel (`twitch/<broadcaster_login>`). In stream mode (STREAM_MODE, the default) the
  * chat goes to the host's stream desk, which answers the best message at a pace, aloud; otherwise the chat
  * is a group conversation answering mentions and replies. A change of any TWITCH_* variable reconnects.
@@ -39,8 +39,8 @@ export default defineInterface({
       report: reportConnection,
       logger,
       clock: services.clock,
-      onNotification: (type, event, ids) => {
-        const viewer = viewerMessageOf(type, event, ids, pathOf(settingsOf(context).channel));
+      onNotification: (type, event, ids, subscribed) => {
+        const viewer = viewerMessageOf(type, event, ids, pathOf(settingsOf(context).channel), subscribed);
         if (viewer) hear(viewer);
       },
     });

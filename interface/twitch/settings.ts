@@ -1,7 +1,14 @@
 import type { ComponentContext } from '../../src/components/contract.ts';
 
 /** The variables whose change replaces the connection. */
-export const CONNECTION_KEYS = ['TWITCH_CLIENT_ID', 'TWITCH_ACCESS_TOKEN', 'TWITCH_CHANNEL', 'TWITCH_EVENTSUB_URL', 'TWITCH_API_BASE_URL'] as const;
+export const CONNECTION_KEYS = [
+  'TWITCH_CLIENT_ID',
+  'TWITCH_ACCESS_TOKEN',
+  'TWITCH_CHANNEL',
+  'TWITCH_EVENTSUB_URL',
+  'TWITCH_API_BASE_URL',
+  'TWITCH_AUTH_BASE_URL',
+] as const;
 
 export interface TwitchSettings {
   clientId: string;
@@ -11,6 +18,8 @@ export interface TwitchSettings {
   channel: string;
   eventSubUrl: string;
   apiBase: string;
+  /** Where the token is validated (`/validate`). */
+  authBase: string;
 }
 
 export function settingsOf({ config }: Pick<ComponentContext, 'config'>): TwitchSettings {
@@ -23,5 +32,6 @@ export function settingsOf({ config }: Pick<ComponentContext, 'config'>): Twitch
     channel: config.get('TWITCH_CHANNEL').trim().replace(/^#/, '').toLowerCase(),
     eventSubUrl: config.get('TWITCH_EVENTSUB_URL').trim(),
     apiBase: config.get('TWITCH_API_BASE_URL').trim().replace(/\/+$/, ''),
+    authBase: config.get('TWITCH_AUTH_BASE_URL').trim().replace(/\/+$/, ''),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ClockPort, OAuthToken } from '../../src/components/contract.ts';
 import type { YouTubeSettings } from './settings.ts';
 
 const TIMEOUT_MS = 30_000;
@@ -45,9 +46,27 @@ export interface ChatPage {
   items: ChatItem[];
 }
 
-/** The YouTube Data API v3 calls of a live chat: the video's chat id, its messages, and posting one. */
+/**
+ * The YouTube Data API v3 calls of a live chat: the video's chat id, its messages, and posting one. With
+ * OAuth, a 401 renews the access token with the refresh token and repeats the call once; a refused renewal
+ * (or a 401 with no refresh token) throws `TokenRefusedError`.
+ */
 export class YouTubeApi {
-  constructor(private readonly settings: () => YouTubeSettings) {}
+  private oauth: OAuthToken | undefined;
+
+  constructor(
+    private readonly settings: () => YouTubeSettings,
+    private readonly clock: ClockPort,
+  ) {
+    this.reset();
+  }
+
+  /** Forgets a renewed token: the settings changed. */
+  reset(): void {
+    const { accessToken, refresh } = this.settings();
+    this.oauth =
+      accessToken || refresh ? new OAuthToken({ initial: accessToken, grant: () => this.settings().refresh, now: () => this.clock.now() }) : undefined;
+  }
 
   /** `videos?part=liveStreamingDetails`: the chat of the live video, undefined when it is not live. */
   async activeLiveChatId(videoId: string): Promise<string | undefined> {
@@ -73,8 +92,10 @@ export class YouTubeApi {
     return id;
   }
 
-  private async call(method: 'GET' | 'POST', path: string, query: Record<string, string>, body?: unknown): Promise<unknown> {
-    const { apiBase, apiKey, accessToken } = this.settings();
+  private async call(method: 'GET' | 'POST', path: string, query: Record<string, string>, body?: unknown, renewed = false): Promise<unknown> {
+    const { apiBase, apiKey } = this.settings();
+    const oauth = this.oauth;
+    const accessToken = oauth ? await oauth.current() : undefined;
     const url = new URL(`${apiBase}${path}`);
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     // The OAuth token when there is one (it may post); the key reads public data only.
@@ -89,6 +110,10 @@ export class YouTubeApi {
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     const json = (await response.json().catch(() => ({}))) as { error?: { message?: string; errors?: Array<{ reason?: string }> } };
+    if (response.status === 401 && oauth && !renewed) {
+      await oauth.renew();
+      return this.call(method, path, query, body, true);
+    }
     if (!response.ok) {
       const reason = json.error?.errors?.[0]?.reason;
       throw new YouTubeApiError(response.status, reason, `${response.status} ${json.error?.message ?? response.statusText}${reason ? ` (${reason})` : ''}`);

@@ -1,4 +1,4 @@
-import type { ClockPort, ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, type ConnectionReport, TokenRefusedError } from '../../src/components/contract.ts';
 import { type ChatItem, YouTubeApi, YouTubeApiError } from './api.ts';
 import { canPost, type YouTubeSettings } from './settings.ts';
 
@@ -32,7 +32,7 @@ export class ChatReader {
   readonly api: YouTubeApi;
 
   constructor(private readonly options: ChatReaderOptions) {
-    this.api = new YouTubeApi(options.settings);
+    this.api = new YouTubeApi(options.settings, options.clock);
   }
 
   /** The chat being read, once resolved. */
@@ -47,6 +47,7 @@ export class ChatReader {
 
   start(): void {
     this.stopped = false;
+    this.api.reset();
     this.liveChatId = undefined;
     this.pageToken = undefined;
     this.options.report({ state: 'connecting' });
@@ -82,6 +83,7 @@ export class ChatReader {
     } catch (error) {
       if (this.stopped) return;
       if (error instanceof YouTubeApiError && error.reason && ENDED.has(error.reason)) return this.ended(error.message);
+      if (error instanceof TokenRefusedError) return this.refused(error.message);
       this.failures += 1;
       const wait = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.failures);
       this.options.logger.warn({ err: error, retry_in_ms: wait }, 'reading the YouTube live chat failed');
@@ -96,6 +98,16 @@ export class ChatReader {
   private connected(settings: YouTubeSettings): void {
     const mode = canPost(settings) ? 'answering' : 'read only: YOUTUBE_API_KEY cannot post, set YOUTUBE_ACCESS_TOKEN to answer in the chat';
     this.options.report({ state: 'connected', detail: `reading the live chat of ${settings.videoId} (${mode})` });
+  }
+
+  /** The OAuth token expired and could not be renewed: polling again would only be refused again. */
+  private refused(reason: string): void {
+    this.options.logger.error({ reason }, 'YouTube refused the OAuth token; stopped');
+    this.options.report({
+      state: 'disconnected',
+      detail: `YouTube refused the access token: ${reason}; save a new YOUTUBE_ACCESS_TOKEN or YOUTUBE_REFRESH_TOKEN`,
+    });
+    this.stopped = true;
   }
 
   private ended(reason: string): void {

@@ -20,8 +20,8 @@ const MessagePayloadSchema = z.object({ text: z.string().min(1), interface_path:
  */
 export default defineInterface({
   interfaceId: INTERFACE_ID,
-  description: 'YouTube live chat (YOUTUBE_LIVE_VIDEO_ID with YOUTUBE_ACCESS_TOKEN to answer, or YOUTUBE_API_KEY to read only).',
-  requiredConfig: ['YOUTUBE_LIVE_VIDEO_ID', ['YOUTUBE_ACCESS_TOKEN', 'YOUTUBE_API_KEY']],
+  description: 'YouTube live chat (YOUTUBE_LIVE_VIDEO_ID with YOUTUBE_ACCESS_TOKEN or YOUTUBE_REFRESH_TOKEN to answer, or YOUTUBE_API_KEY to read only).',
+  requiredConfig: ['YOUTUBE_LIVE_VIDEO_ID', ['YOUTUBE_ACCESS_TOKEN', 'YOUTUBE_REFRESH_TOKEN', 'YOUTUBE_API_KEY']],
   needs: ['chain', 'stream', 'clock'],
   chatPlatform: true,
   create: (context) => {
@@ -54,7 +54,7 @@ export default defineInterface({
       handleAction: async (_type, payload) => {
         const { text } = MessagePayloadSchema.parse(payload);
         if (!canPost(settingsOf(context))) {
-          logger.info('YouTube is read only (no YOUTUBE_ACCESS_TOKEN): the answer is not posted in the chat');
+          logger.info('YouTube is read only (no YOUTUBE_ACCESS_TOKEN nor YOUTUBE_REFRESH_TOKEN): the answer is not posted in the chat');
           return;
         }
         const chatId = reader.chatId;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ActionOrigin, defineInterface, messageActionOf, PollingLoop, splitMessage } from '../../src/components/contract.ts';
+import { type ActionOrigin, defineInterface, messageActionOf, PolledAccount, splitMessage } from '../../src/components/contract.ts';
 import { RedditApi, RedditAuthError, type RedditSettings } from './api.ts';
 import { type RedditOrigin, readInbox } from './inbox.ts';
 import { type Conversation, INTERFACE_ID, parsePath } from './paths.ts';
@@ -56,38 +56,25 @@ export default defineInterface({
       apiBaseUrl: config.get('REDDIT_API_BASE_URL'),
       authBaseUrl: config.get('REDDIT_AUTH_BASE_URL'),
     });
-    let stopping = new AbortController();
-    let api = new RedditApi(settings(), { clock, logger, signal: stopping.signal });
-    /** A new client with the current settings; the old one's waits and requests end. */
-    const renew = () => {
-      stopping.abort();
-      stopping = new AbortController();
-      api = new RedditApi(settings(), { clock, logger, signal: stopping.signal });
-    };
-    const polling = new PollingLoop({
+    const account = new PolledAccount({
+      platform: 'Reddit',
+      looking: 'reading the Reddit inbox',
+      connectionKeys: CONNECTION_KEYS,
+      context: { config, logger, reportConnection },
       clock,
       intervalMs: () => config.get('REDDIT_POLL_INTERVAL_S') * 1000,
-      poll: async () => {
+      connect: (signal) => new RedditApi(settings(), { clock, logger, signal }),
+      look: async (api) => {
         await readInbox(api, { chain, logger });
-        reportConnection({ state: 'connected', detail: `u/${settings().username}` });
+        return `u/${settings().username}`;
       },
-      failed: (error) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        if (error instanceof RedditAuthError) {
-          logger.error({ reason }, 'Reddit refused the credentials');
-          reportConnection({ state: 'disconnected', detail: reason });
-          return 'stop';
-        }
-        logger.warn({ reason }, 'reading the Reddit inbox failed; trying again at the next poll');
-        reportConnection({ state: 'disconnected', detail: `${reason}; trying again at the next poll` });
-        return 'retry';
-      },
+      refused: (error) => error instanceof RedditAuthError,
     });
 
     const send = async (conversation: Conversation, text: string, origin: RedditOrigin | undefined) => {
       for (const part of splitMessage(text, MAX_TEXT)) {
-        if (conversation.kind === 'dm') await api.post('/api/compose', { to: conversation.user, subject: subjectOf(origin), text: part });
-        else await api.post('/api/comment', { thing_id: origin?.fullname ?? `t3_${conversation.postId}`, text: part });
+        if (conversation.kind === 'dm') await account.api.post('/api/compose', { to: conversation.user, subject: subjectOf(origin), text: part });
+        else await account.api.post('/api/comment', { thing_id: origin?.fullname ?? `t3_${conversation.postId}`, text: part });
       }
     };
 
@@ -116,27 +103,15 @@ export default defineInterface({
       handleAction: async (type, payload, origin) => {
         if (type === POST_ACTION) {
           const post = PostPayloadSchema.parse(payload);
-          await api.post('/api/submit', { sr: post.subreddit, kind: 'self', title: post.title, text: post.text });
+          await account.api.post('/api/submit', { sr: post.subreddit, kind: 'self', title: post.title, text: post.text });
           return;
         }
         const message = MessagePayloadSchema.parse(payload);
         const conversation = parsePath(message.interface_path);
         if (conversation) await send(conversation, message.text, answered(origin, message.interface_path));
       },
-      start: () => {
-        config.onChange(CONNECTION_KEYS, () => {
-          logger.info('the Reddit settings changed; logging in again');
-          renew();
-          polling.restart();
-        });
-        renew();
-        reportConnection({ state: 'connecting' });
-        polling.start();
-      },
-      stop: () => {
-        polling.stop();
-        stopping.abort();
-      },
+      start: () => account.start(),
+      stop: () => account.stop(),
     };
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ClockPort, type ComponentContext, waitOn } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, type OAuthToken, TokenRefusedError, waitOn } from '../../src/components/contract.ts';
 
 /** A refused token: trying again with it would only be refused again. */
 export class XAuthError extends Error {}
@@ -24,8 +24,9 @@ export function holdFor(headers: Headers, now: number): number {
 }
 
 /**
- * The X API v2 endpoints the client uses, with a user access token (OAuth 2.0 user context): the
- * account's id by its user name, its mentions after `since_id`, and replies. Each endpoint has its own
+ * The X API v2 endpoints the client uses, with a user access token (OAuth 2.0 user context, renewed with
+ * the refresh token when X answers 401): the account's id by its user name, its mentions after
+ * `since_id`, and replies. Each endpoint has its own
  * rate-limit window (`x-rate-limit-remaining`, `x-rate-limit-reset`): a spent one holds that endpoint's
  * next request, on the host's clock, until it resets.
  */
@@ -33,7 +34,7 @@ export class XApi {
   private readonly heldUntil = new Map<string, number>();
 
   constructor(
-    private readonly settings: { token: string; baseUrl: string },
+    private readonly settings: { token: OAuthToken; baseUrl: string },
     private readonly deps: { clock: ClockPort; logger: ComponentContext['logger']; signal: AbortSignal },
   ) {}
 
@@ -59,7 +60,7 @@ export class XApi {
     return z.object({ data: z.object({ id: z.string() }) }).parse(answer).data.id;
   }
 
-  private async call(endpoint: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  private async call(endpoint: string, method: 'GET' | 'POST', path: string, body?: unknown, renewed = false): Promise<unknown> {
     const { clock, logger, signal } = this.deps;
     const wait = (this.heldUntil.get(endpoint) ?? 0) - clock.now();
     if (wait > 0) {
@@ -69,16 +70,33 @@ export class XApi {
     }
     const response = await fetch(`${this.settings.baseUrl.replace(/\/+$/, '')}${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.settings.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${await this.accessToken(() => this.settings.token.current())}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
       signal,
     });
     const hold = holdFor(response.headers, clock.now());
     if (hold > 0) this.heldUntil.set(endpoint, clock.now() + hold);
+    if (response.status === 401 && !renewed) {
+      await this.accessToken(() => this.settings.token.renew());
+      return this.call(endpoint, method, path, body, true);
+    }
     if (response.status === 401 || response.status === 403) {
       throw new XAuthError(`X refused the token (${response.status} on ${method} ${path.split('?')[0]}); set a valid X_ACCESS_TOKEN`);
     }
     if (!response.ok) throw new Error(`X answered ${response.status} to ${method} ${path.split('?')[0]}`);
     return response.json();
+  }
+
+  /** The token, or a refused renewal as an `XAuthError` (polling stops until new settings). */
+  private async accessToken(get: () => Promise<string>): Promise<string> {
+    try {
+      return await get();
+    } catch (error) {
+      if (!(error instanceof TokenRefusedError)) throw error;
+      throw new XAuthError(`X refused the token and it could not be renewed: ${error.message}; set a valid X_ACCESS_TOKEN or X_REFRESH_TOKEN`);
+    }
   }
 }

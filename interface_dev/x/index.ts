@@ -1,14 +1,23 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type ActionOrigin, defineInterface, messageActionOf, PollingLoop, splitMessage } from '../../src/components/contract.ts';
+import {
+  type ActionOrigin,
+  defineInterface,
+  messageActionOf,
+  OAuthToken,
+  PolledAccount,
+  type RefreshGrant,
+  splitMessage,
+} from '../../src/components/contract.ts';
 import { XApi, XAuthError } from './api.ts';
 import { MentionReader } from './mentions.ts';
 import { INTERFACE_ID, parsePath } from './paths.ts';
+import { RefreshTokenFile } from './refresh-token-file.ts';
 
 const MESSAGE_ACTION = messageActionOf(INTERFACE_ID);
 /** A post's length on X, in characters (weighted counting aside). */
 const MAX_TEXT = 280;
-const CONNECTION_KEYS = ['X_USERNAME', 'X_ACCESS_TOKEN', 'X_API_BASE_URL'];
+const CONNECTION_KEYS = ['X_USERNAME', 'X_ACCESS_TOKEN', 'X_API_BASE_URL', 'X_REFRESH_TOKEN', 'X_CLIENT_ID', 'X_CLIENT_SECRET'];
 
 const MessagePayloadSchema = z.object({ text: z.string().min(1), interface_path: z.string().min(1) });
 const OriginSchema = z.object({ x: z.object({ tweet_id: z.string() }) });
@@ -22,7 +31,8 @@ function inReplyTo(origin: ActionOrigin | undefined, path: string, conversationI
 /**
  * X (development): answers the mentions of X_USERNAME, read every X_POLL_INTERVAL_S from the API v2
  * mentions timeline with `since_id`, as replies (`POST /2/tweets`, a thread of 280-character parts
- * when longer), with the account's user access token X_ACCESS_TOKEN.
+ * when longer), with the account's user access token X_ACCESS_TOKEN, renewed with X_REFRESH_TOKEN (and
+ * X_CLIENT_ID, X_CLIENT_SECRET for a confidential app) at `POST /2/oauth2/token` when X answers 401.
  */
 export default defineInterface({
   interfaceId: INTERFACE_ID,
@@ -32,31 +42,39 @@ export default defineInterface({
   needs: ['chain', 'clock'],
   create: ({ services: { chain, clock }, config, logger, paths, reportConnection }) => {
     const reader = new MentionReader({ chain, logger, stateFile: join(paths.backups, 'x', 'since-id.json'), username: () => config.get('X_USERNAME') });
-    let stopping = new AbortController();
-    const connect = () =>
-      new XApi({ token: config.get('X_ACCESS_TOKEN').trim(), baseUrl: config.get('X_API_BASE_URL') }, { clock, logger, signal: stopping.signal });
-    let api = connect();
-    const renew = () => {
-      stopping.abort();
-      stopping = new AbortController();
-      api = connect();
-      reader.forget();
+    const refreshTokens = new RefreshTokenFile(join(paths.backups, 'x', 'refresh-token.json'));
+    const grant = (): RefreshGrant | undefined => {
+      const [configured, clientId, clientSecret] = [
+        config.get('X_REFRESH_TOKEN').trim(),
+        config.get('X_CLIENT_ID').trim(),
+        config.get('X_CLIENT_SECRET').trim(),
+      ];
+      if (!configured || !clientId) return undefined;
+      const tokenUrl = `${config.get('X_API_BASE_URL').replace(/\/+$/, '')}/2/oauth2/token`;
+      return { tokenUrl, clientId, clientSecret, refreshToken: refreshTokens.latest(configured), clientAuth: 'basic' };
     };
-    const polling = new PollingLoop({
+    const account = new PolledAccount({
+      platform: 'X',
+      looking: 'reading the X mentions',
+      connectionKeys: CONNECTION_KEYS,
+      context: { config, logger, reportConnection },
       clock,
       intervalMs: () => config.get('X_POLL_INTERVAL_S') * 1000,
-      poll: async () => {
+      connect: (signal) => {
+        const token = new OAuthToken({
+          initial: config.get('X_ACCESS_TOKEN').trim(),
+          grant,
+          now: () => clock.now(),
+          rotated: (refreshToken) => refreshTokens.keep(config.get('X_REFRESH_TOKEN').trim(), refreshToken),
+        });
+        return new XApi({ token, baseUrl: config.get('X_API_BASE_URL') }, { clock, logger, signal });
+      },
+      look: async (api) => {
         await reader.look(api);
-        reportConnection({ state: 'connected', detail: `@${reader.account?.username ?? config.get('X_USERNAME')}` });
+        return `@${reader.account?.username ?? config.get('X_USERNAME')}`;
       },
-      failed: (error) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        const refused = error instanceof XAuthError;
-        if (refused) logger.error({ reason }, 'X refused the token');
-        else logger.warn({ reason }, 'reading the X mentions failed; trying again at the next poll');
-        reportConnection({ state: 'disconnected', detail: refused ? reason : `${reason}; trying again at the next poll` });
-        return refused ? 'stop' : 'retry';
-      },
+      refused: (error) => error instanceof XAuthError,
+      forget: () => reader.forget(),
     });
 
     return {
@@ -78,22 +96,13 @@ export default defineInterface({
         if (conversationId === undefined) return;
         let target = inReplyTo(origin, message.interface_path, conversationId);
         // Each part answers the one before, so a long answer reads as one thread.
-        for (const part of splitMessage(message.text, MAX_TEXT)) target = await api.reply(part, target);
+        for (const part of splitMessage(message.text, MAX_TEXT)) target = await account.api.reply(part, target);
       },
-      start: () => {
-        config.onChange(CONNECTION_KEYS, () => {
-          logger.info('the X settings changed; connecting again');
-          renew();
-          polling.restart();
-        });
-        renew();
-        reportConnection({ state: 'connecting' });
-        polling.start();
+      start: async () => {
+        await refreshTokens.load();
+        account.start();
       },
-      stop: () => {
-        polling.stop();
-        stopping.abort();
-      },
+      stop: () => account.stop(),
     };
   },
 });

@@ -12,6 +12,8 @@ export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.t
 export { splitMessage } from './split-message.ts';
 export { TypingIndicators } from './typing-indicators.ts';
 export { PollingLoop, type PollingOptions, waitOn } from './polling.ts';
+export { PolledAccount, type PolledAccountOptions } from './polled-account.ts';
+export { OAuthToken, type OAuthTokenOptions, type RefreshGrant, TokenRefusedError } from './oauth-refresh.ts';
 export { viewerHearing } from './viewer-hearing.ts';
 export { deliverReplies, type SpokenReplyOptions, submitWithVoice } from './spoken-replies.ts';
 export { hearVoiceMessage, VOICE_UNCLEAR, VOICE_UNHEARD, type VoiceMessageSource } from './voice-messages.ts';

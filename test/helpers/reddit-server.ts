@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { type FakeAnswer, type ReceivedRequest, startRecordingServer } from './recording-server.ts';
 
 /** One request as the fake received it: form bodies decoded. */
 export interface RedditRequest {
@@ -39,9 +39,6 @@ export interface RedditServer {
   close(): Promise<void>;
 }
 
-const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers }).end(JSON.stringify(body));
-
 const id36 = () => BigInt(`0x${randomBytes(5).toString('hex')}`).toString(36);
 
 /**
@@ -56,22 +53,10 @@ export async function startRedditServer(): Promise<RedditServer> {
   const account = { clientId: 'app-id', clientSecret: 'app-secret', username: 'anima_bot', password: 'hunter2' };
   const tokens = new Set<string>();
   const inbox: InboxItem[] = [];
-  const requests: RedditRequest[] = [];
-  const waiters: Array<{ match: (request: RedditRequest) => boolean; resolve: (request: RedditRequest) => void }> = [];
   const state = { rateLimit: { remaining: 100, resetS: 600 } };
   let used = 0;
 
-  const record = (request: RedditRequest) => {
-    requests.push(request);
-    for (const waiter of [...waiters]) {
-      if (waiter.match(request)) {
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(request);
-      }
-    }
-  };
-
-  const token = (request: IncomingMessage, form: URLSearchParams): [number, unknown] => {
+  const token = (request: Pick<IncomingMessage, 'headers'>, form: URLSearchParams): [number, unknown] => {
     const basic = `Basic ${Buffer.from(`${account.clientId}:${account.clientSecret}`).toString('base64')}`;
     if (request.headers.authorization !== basic) return [401, { message: 'Unauthorized', error: 401 }];
     if (form.get('grant_type') !== 'password') return [200, { error: 'unsupported_grant_type' }];
@@ -108,43 +93,42 @@ export async function startRedditServer(): Promise<RedditServer> {
     return [404, { message: 'Not Found', error: 404 }];
   };
 
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-      const method = request.method ?? 'GET';
-      const entry = (status: number): RedditRequest => ({ method, path: url.pathname, query: url.searchParams, form, headers: request.headers, status });
-      if (url.pathname.startsWith('/auth/api/v1/access_token')) {
-        const [status, body] = token(request, form);
-        json(response, status, body);
-        return record(entry(status));
-      }
-      const path = url.pathname.replace(/^\/api-host/, '').replace(/\.json$/, '');
-      const bearer = /^bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      // Reddit refuses (and throttles hard) clients without a User-Agent of their own.
-      if (!request.headers['user-agent'] || request.headers['user-agent'].startsWith('node')) {
-        json(response, 429, { message: 'Too Many Requests', error: 429 });
-        return record(entry(429));
-      }
-      if (!bearer || !tokens.has(bearer)) {
-        json(response, 401, { message: 'Unauthorized', error: 401 }, { 'www-authenticate': 'Bearer realm="reddit", error="invalid_token"' });
-        return record(entry(401));
-      }
-      used += 1;
-      const limits = {
-        'x-ratelimit-used': String(used),
-        'x-ratelimit-remaining': state.rateLimit.remaining.toFixed(1),
-        'x-ratelimit-reset': String(state.rateLimit.resetS),
-      };
-      const [status, body] = api(method, path, form);
-      json(response, status, body, limits);
-      record(entry(status));
-    });
+  const answer = (request: ReceivedRequest): FakeAnswer => {
+    const form = new URLSearchParams(request.body);
+    if (request.url.pathname.startsWith('/auth/api/v1/access_token')) {
+      const [status, body] = token(request, form);
+      return { status, body };
+    }
+    const path = request.url.pathname.replace(/^\/api-host/, '').replace(/\.json$/, '');
+    const bearer = /^bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    // Reddit refuses (and throttles hard) clients without a User-Agent of their own.
+    if (!request.headers['user-agent'] || request.headers['user-agent'].startsWith('node')) {
+      return { status: 429, body: { message: 'Too Many Requests', error: 429 } };
+    }
+    if (!bearer || !tokens.has(bearer)) {
+      return { status: 401, body: { message: 'Unauthorized', error: 401 }, headers: { 'www-authenticate': 'Bearer realm="reddit", error="invalid_token"' } };
+    }
+    used += 1;
+    const headers = {
+      'x-ratelimit-used': String(used),
+      'x-ratelimit-remaining': state.rateLimit.remaining.toFixed(1),
+      'x-ratelimit-reset': String(state.rateLimit.resetS),
+    };
+    const [status, body] = api(request.method, path, form);
+    return { status, body, headers };
+  };
+  const server = await startRecordingServer<RedditRequest>({
+    answer,
+    record: ({ method, url, headers, body }, status) => ({
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      form: new URLSearchParams(body),
+      headers,
+      status,
+    }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = server.baseUrl;
 
   const comment = (author: string, subreddit: string, body: string, type: 'username_mention' | 'comment_reply') => {
     const id = id36();
@@ -174,7 +158,7 @@ export async function startRedditServer(): Promise<RedditServer> {
     authBaseUrl: `${base}/auth`,
     apiBaseUrl: `${base}/api-host`,
     account,
-    requests,
+    requests: server.requests,
     mention: (author, subreddit, body) => comment(author, subreddit, body, 'username_mention'),
     commentReply: (author, subreddit, body) => comment(author, subreddit, body, 'comment_reply'),
     message(author, subject, body) {
@@ -191,15 +175,7 @@ export async function startRedditServer(): Promise<RedditServer> {
     set rateLimit(value) {
       state.rateLimit = value;
     },
-    waitFor(match) {
-      const found = requests.find(match);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    waitFor: server.waitFor,
+    close: server.close,
   };
 }

@@ -2,12 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { readBody } from './recording-server.ts';
 
 /**
  * A local Twitch: the EventSub WebSocket server (session_welcome, session_keepalive, notification,
  * session_reconnect, revocation, as https://dev.twitch.tv/docs/eventsub/handling-websocket-events/ documents
  * them) and the Helix endpoints the interface calls (`GET /users`, `POST /eventsub/subscriptions`,
- * `POST /chat/messages`) with Twitch's headers, errors and 429 `Ratelimit-*` headers.
+ * `POST /chat/messages`) with Twitch's headers, errors and 429 `Ratelimit-*` headers; the events' payloads are
+ * those of https://dev.twitch.tv/docs/eventsub/eventsub-subscription-types/ (a cheer arrives twice, as the
+ * chat message and as channel.cheer, as on Twitch). `GET /oauth2/validate` answers for the token
+ * (https://dev.twitch.tv/docs/authentication/validate-tokens/): its client, login, scopes, or 401.
  */
 export interface TwitchUser {
   id: string;
@@ -59,6 +63,8 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
   const channel = user('StreamerGal');
   const sessions = new Map<string, Session>();
   const requests: HelixRequest[] = [];
+  /** The `Authorization` header of each token validation. */
+  const validations: string[] = [];
   const sent: Array<{ broadcaster_id: string; sender_id: string; message: string; reply_parent_message_id?: string }> = [];
   /** EventSub types Helix refuses (403), as for a token without their scope. */
   const refused = new Set<string>();
@@ -99,15 +105,25 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
     });
   });
 
+  /** A JSON body, or undefined for none. */
   const read = async (request: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = await readBody(request);
     return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
   };
 
+  /** id.twitch.tv's `/oauth2/validate`, for the bot's token. */
+  function validate(request: IncomingMessage, response: ServerResponse) {
+    validations.push(request.headers.authorization ?? '');
+    const valid = request.headers.authorization === `OAuth ${token}`;
+    const body = valid
+      ? { client_id: clientId, login: bot.login, scopes: ['user:read:chat', 'user:write:chat', 'bits:read'], user_id: bot.id, expires_in: 14_400 }
+      : { status: 401, message: 'invalid access token' };
+    response.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  }
+
   async function helix(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname === '/oauth2/validate') return validate(request, response);
     const path = url.pathname.replace(/^\/helix/, '');
     const json = await read(request).catch(() => undefined);
     const record: HelixRequest = {
@@ -172,6 +188,8 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
   }
 
   /** Sends a notification to every session subscribed to `type`. */
+  const broadcaster = { broadcaster_user_id: channel.id, broadcaster_user_login: channel.login, broadcaster_user_name: channel.display_name };
+  const viewer = (from: TwitchUser) => ({ user_id: from.id, user_login: from.login, user_name: from.display_name });
   const notify = (type: string, event: Record<string, unknown>) => {
     for (const session of sessions.values()) {
       const subscription = session.subscriptions.find((entry) => entry.type === type);
@@ -198,9 +216,7 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
         ]
       : [{ type: 'text', text, mention: null }];
     notify('channel.chat.message', {
-      broadcaster_user_id: channel.id,
-      broadcaster_user_login: channel.login,
-      broadcaster_user_name: channel.display_name,
+      ...broadcaster,
       chatter_user_id: from.id,
       chatter_user_login: from.login,
       chatter_user_name: from.display_name,
@@ -213,6 +229,7 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
       reply: null,
       channel_points_custom_reward_id: null,
     });
+    if (extra.bits) notify('channel.cheer', { is_anonymous: false, ...viewer(from), ...broadcaster, message: text, bits: extra.bits });
     return messageId;
   }
 
@@ -228,6 +245,9 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
     channel,
     user,
     apiBaseUrl: `${base}/helix`,
+    /** TWITCH_AUTH_BASE_URL. */
+    authBaseUrl: `${base}/oauth2`,
+    validations,
     eventSubUrl: `ws://127.0.0.1:${port}/ws`,
     requests,
     sent,
@@ -242,29 +262,19 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
     subscriptions: () => [...sessions.values()].flatMap((session) => session.subscriptions.map((entry) => entry.type)),
     sessionIds: () => [...sessions.keys()],
     chat,
-    follow: (from: TwitchUser) =>
-      notify('channel.follow', {
-        user_id: from.id,
-        user_login: from.login,
-        user_name: from.display_name,
-        broadcaster_user_id: channel.id,
-        followed_at: new Date(now()).toISOString(),
-      }),
-    subscribe: (from: TwitchUser, tier = '1000') =>
-      notify('channel.subscribe', {
-        user_id: from.id,
-        user_login: from.login,
-        user_name: from.display_name,
-        broadcaster_user_id: channel.id,
-        tier,
-        is_gift: false,
-      }),
+    follow: (from: TwitchUser) => notify('channel.follow', { ...viewer(from), ...broadcaster, followed_at: new Date(now()).toISOString() }),
+    subscribe: (from: TwitchUser, tier = '1000') => notify('channel.subscribe', { ...viewer(from), ...broadcaster, tier, is_gift: false }),
+    /** A cheer made anonymously: only channel.cheer tells of it, without the viewer. */
+    anonymousCheer: (bits: number, message: string) =>
+      notify('channel.cheer', { is_anonymous: true, user_id: null, user_login: null, user_name: null, ...broadcaster, message, bits }),
     raid: (from: TwitchUser, viewers: number) =>
       notify('channel.raid', {
         from_broadcaster_user_id: from.id,
         from_broadcaster_user_login: from.login,
         from_broadcaster_user_name: from.display_name,
         to_broadcaster_user_id: channel.id,
+        to_broadcaster_user_login: channel.login,
+        to_broadcaster_user_name: channel.display_name,
         viewers,
       }),
     /** A session_keepalive on every socket. */
@@ -290,6 +300,7 @@ export async function startTwitchServer(options: TwitchServerOptions = {}) {
     },
     /** The next Helix call to a matching path answers 429 until the next second. */
     rateLimitNext: (path: RegExp) => limited.push(path),
+    /** The token expires or is revoked: a new one is current, the old one refused everywhere. */
     rotateToken: () => {
       token = `token-${randomUUID()}`;
       return token;

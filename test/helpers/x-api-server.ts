@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { type FakeAnswer, type ReceivedRequest, startRecordingServer } from './recording-server.ts';
 
 /** One request as the fake received it. */
 export interface XRequest {
@@ -7,6 +8,8 @@ export interface XRequest {
   path: string;
   query: URLSearchParams;
   json: Record<string, unknown> | undefined;
+  /** The raw body (the token endpoint's form). */
+  body: string;
   headers: IncomingMessage['headers'];
   status: number;
 }
@@ -23,8 +26,14 @@ interface Tweet {
 export interface XApiServer {
   /** X_API_BASE_URL. */
   baseUrl: string;
-  /** The account's user access token (X_ACCESS_TOKEN). */
-  token: string;
+  /** The account's user access token (X_ACCESS_TOKEN): a new one after each refresh. */
+  readonly token: string;
+  /** The app's confidential client (X_CLIENT_ID, X_CLIENT_SECRET) and the refresh token X gave last. */
+  oauthClient: { clientId: string; clientSecret: string; readonly refreshToken: string };
+  /** The access token expires: X answers 401 to it from now on. */
+  expireToken(): void;
+  /** The user revoked the app: every refresh token is refused. */
+  revokeRefreshToken(): void;
   account: { id: string; username: string };
   requests: XRequest[];
   /** A tweet by `author` (a user name) mentioning the account; returns its id. */
@@ -35,6 +44,15 @@ export interface XApiServer {
   close(): Promise<void>;
 }
 
+/** A JSON body, or undefined for none (or a form). */
+function jsonOf(body: string): Record<string, unknown> | undefined {
+  try {
+    return body === '' ? undefined : (JSON.parse(body) as Record<string, unknown>);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The window of every endpoint here: 15 minutes, as X documents it. */
 const WINDOW_S = 15 * 60;
 
@@ -43,15 +61,18 @@ const WINDOW_S = 15 * 60;
  * /2/users/by/username/:username`, `GET /2/users/:id/mentions` (newest first, `since_id`,
  * `expansions=author_id` with `includes.users`, `meta.newest_id`/`result_count`) and `POST /2/tweets`
  * with `reply.in_reply_to_tweet_id` (201), bearer user tokens, problem-JSON errors, and the
- * `x-rate-limit-limit/remaining/reset` headers (reset in epoch seconds).
+ * `x-rate-limit-limit/remaining/reset` headers (reset in epoch seconds); and the OAuth 2.0 token endpoint
+ * `POST /2/oauth2/token` for the refresh_token grant of a confidential client (HTTP Basic), which answers a
+ * new access token and a new refresh token and voids the one used (X rotates them).
  */
 export async function startXApiServer(): Promise<XApiServer> {
   const account = { id: '1500000000000000001', username: 'anima_bot' };
-  const token = 'user-context-token';
+  let token = 'user-context-token';
+  const client = { clientId: 'x-client-id', clientSecret: 'x-client-secret' };
+  let refreshToken = `refresh-${randomUUID()}`;
+  let refreshRevoked = false;
   const users = new Map<string, { id: string; name: string; username: string }>([[account.username, { ...account, name: 'Anima' }]]);
   const tweets: Tweet[] = [];
-  const requests: XRequest[] = [];
-  const waiters: Array<{ match: (request: XRequest) => boolean; resolve: (request: XRequest) => void }> = [];
   const state = { mentionsRemaining: 450 };
   let next = 1_800_000_000_000_000_000n;
 
@@ -119,35 +140,62 @@ export async function startXApiServer(): Promise<XApiServer> {
     return [404, { title: 'Not Found Error', detail: `no route ${method} ${path}`, type: 'about:blank', status: 404 }, {}];
   };
 
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const json = raw === '' ? undefined : (JSON.parse(raw) as Record<string, unknown>);
-      const method = request.method ?? 'GET';
-      const [status, body, headers] =
-        request.headers.authorization === `Bearer ${token}`
-          ? route(method, url.pathname, url.searchParams, json)
-          : ([401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }, {}] as const);
-      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-      const entry: XRequest = { method, path: url.pathname, query: url.searchParams, json, headers: request.headers, status };
-      requests.push(entry);
-      for (const waiter of [...waiters]) {
-        if (waiter.match(entry)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(entry);
-        }
-      }
-    });
+  /** The refresh_token grant, as X documents it for a confidential client. */
+  const refresh = (request: Pick<IncomingMessage, 'headers'>, form: URLSearchParams): FakeAnswer => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`;
+    if (request.headers.authorization !== basic)
+      return { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+    if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== refreshToken || refreshRevoked)
+      return { status: 400, body: { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' } };
+    token = `access-${randomUUID()}`;
+    refreshToken = `refresh-${randomUUID()}`;
+    const body = {
+      token_type: 'bearer',
+      expires_in: 7200,
+      access_token: token,
+      scope: 'tweet.read tweet.write users.read offline.access',
+      refresh_token: refreshToken,
+    };
+    return { status: 200, body };
+  };
+  const answer = (request: ReceivedRequest): FakeAnswer => {
+    if (request.method === 'POST' && request.url.pathname === '/2/oauth2/token') return refresh(request, new URLSearchParams(request.body));
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return { status: 401, body: { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' } };
+    const [status, body, headers] = route(request.method, request.url.pathname, request.url.searchParams, jsonOf(request.body));
+    return { status, body, headers };
+  };
+  const server = await startRecordingServer<XRequest>({
+    answer,
+    record: ({ method, url, headers, body }, status) => ({
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      json: jsonOf(body),
+      body,
+      headers,
+      status,
+    }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token,
+    baseUrl: server.baseUrl,
+    get token() {
+      return token;
+    },
+    oauthClient: {
+      ...client,
+      get refreshToken() {
+        return refreshToken;
+      },
+    },
+    expireToken: () => {
+      token = `access-${randomUUID()}`;
+    },
+    revokeRefreshToken: () => {
+      refreshRevoked = true;
+    },
     account,
-    requests,
+    requests: server.requests,
     mention: (author, text, inReplyTo) => post(userNamed(author).id, text, inReplyTo),
     get mentionsRemaining() {
       return state.mentionsRemaining;
@@ -155,15 +203,7 @@ export async function startXApiServer(): Promise<XApiServer> {
     set mentionsRemaining(value) {
       state.mentionsRemaining = value;
     },
-    waitFor(match) {
-      const found = requests.find(match);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve) => waiters.push({ match, resolve }));
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    waitFor: server.waitFor,
+    close: server.close,
   };
 }

@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './recording-server.ts';
 
 /**
  * A local YouTube Data API v3 for live chat: `videos?part=liveStreamingDetails` (activeLiveChatId),
  * `liveChat/messages` list (pages with nextPageToken and pollingIntervalMillis) and insert (OAuth only),
  * with Google's error shape (`error.errors[0].reason`), as https://developers.google.com/youtube/v3/live/docs
- * documents them. An API key reads; only the access token posts.
+ * documents them. An API key reads; only the access token posts. Google's OAuth token endpoint (`POST /token`,
+ * the refresh_token grant with the client id and secret in the form: 400 `invalid_grant` for a revoked refresh
+ * token, 401 `invalid_client` for a wrong client) gives new access tokens; `expireAccessToken` makes the current
+ * one answer 401 `authError`, as an expired one does.
  */
 export interface YouTubeRequest {
   method: string;
@@ -28,7 +32,10 @@ interface ChatItem {
 export async function startYouTubeServer(options: { now?: () => number; pollingIntervalMillis?: number } = {}) {
   const now = options.now ?? Date.now;
   const apiKey = `key-${randomUUID()}`;
-  const accessToken = `ya29.${randomUUID()}`;
+  let accessToken = `ya29.${randomUUID()}`;
+  const oauthClient = { clientId: 'client-1.apps.googleusercontent.com', clientSecret: `GOCSPX-${randomUUID()}`, refreshToken: `1//${randomUUID()}` };
+  let refreshRevoked = false;
+  const refreshes: URLSearchParams[] = [];
   const videoId = 'liveVideo01';
   const liveChatId = `chat-${randomUUID()}`;
   const botChannel = { channelId: 'UCanimaBot', displayName: 'Anima' };
@@ -47,16 +54,31 @@ export async function startYouTubeServer(options: { now?: () => number; pollingI
     return item.id;
   };
 
+  /** A JSON body, or undefined for none. */
   const read = async (request: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = await readBody(request);
     return text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
   };
 
   const http = createServer((request, response) => void handle(request, response));
+  /** Google's OAuth 2.0 token endpoint, refresh_token grant only. */
+  async function token(request: IncomingMessage, response: ServerResponse) {
+    const form = new URLSearchParams(await readBody(request));
+    refreshes.push(form);
+    const answer = (status: number, body: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    if (form.get('client_id') !== oauthClient.clientId || form.get('client_secret') !== oauthClient.clientSecret)
+      return answer(401, { error: 'invalid_client', error_description: 'The OAuth client was not found.' });
+    if (form.get('grant_type') !== 'refresh_token') return answer(400, { error: 'unsupported_grant_type', error_description: 'Invalid grant_type' });
+    if (form.get('refresh_token') !== oauthClient.refreshToken || refreshRevoked)
+      return answer(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+    accessToken = `ya29.${randomUUID()}`;
+    return answer(200, { access_token: accessToken, expires_in: 3599, scope: 'https://www.googleapis.com/auth/youtube.force-ssl', token_type: 'Bearer' });
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://localhost');
+    if (request.method === 'POST' && url.pathname === '/oauth2/token') return token(request, response);
     const path = url.pathname.replace(/^\/youtube\/v3/, '');
     const json = await read(request).catch(() => undefined);
     const record: YouTubeRequest = {
@@ -77,6 +99,7 @@ export async function startYouTubeServer(options: { now?: () => number; pollingI
     const error = (status: number, reason: string, message: string) =>
       answer(status, { error: { code: status, message, errors: [{ message, domain: 'youtube.liveChat', reason }] } });
     const oauth = record.authorization === `Bearer ${accessToken}`;
+    if (record.authorization && !oauth) return error(401, 'authError', 'Request had invalid authentication credentials.');
     if (!oauth && url.searchParams.get('key') !== apiKey) return error(401, 'unauthorized', 'Request is missing required authentication credential.');
     if (request.method === 'GET' && path === '/videos') {
       if (url.searchParams.get('part') !== 'liveStreamingDetails') return error(400, 'invalidPart', 'part must be liveStreamingDetails here');
@@ -114,8 +137,23 @@ export async function startYouTubeServer(options: { now?: () => number; pollingI
   const port = (http.address() as AddressInfo).port;
   return {
     apiBaseUrl: `http://127.0.0.1:${port}/youtube/v3`,
+    /** YOUTUBE_AUTH_BASE_URL. */
+    authBaseUrl: `http://127.0.0.1:${port}/oauth2`,
     apiKey,
-    accessToken,
+    get accessToken() {
+      return accessToken;
+    },
+    oauthClient,
+    /** The forms the token endpoint received. */
+    refreshes,
+    /** The access token expires: the API answers 401 to it from now on. */
+    expireAccessToken: () => {
+      accessToken = `ya29.${randomUUID()}`;
+    },
+    /** The user revoked the app: the refresh token is refused. */
+    revokeRefreshToken: () => {
+      refreshRevoked = true;
+    },
     videoId,
     liveChatId,
     requests,

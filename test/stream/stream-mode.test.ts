@@ -35,6 +35,7 @@ describe('stream mode, with Twitch chat from a local EventSub server, on a manua
         STREAM_ANSWER_INTERVAL_S: '2',
         STREAM_BLOCKED_WORDS: 'badword, spoiler alert',
         TWITCH_API_BASE_URL: twitch.apiBaseUrl,
+        TWITCH_AUTH_BASE_URL: twitch.authBaseUrl,
         TWITCH_EVENTSUB_URL: twitch.eventSubUrl,
         TWITCH_CLIENT_ID: twitch.clientId,
         TWITCH_ACCESS_TOKEN: twitch.token,
@@ -43,7 +44,7 @@ describe('stream mode, with Twitch chat from a local EventSub server, on a manua
       },
     });
     clock.advance(0);
-    await vi.waitFor(() => expect(twitch.subscriptions()).toHaveLength(4), { timeout: 10_000 });
+    await vi.waitFor(() => expect(twitch.subscriptions()).toHaveLength(5), { timeout: 10_000 });
   };
   const stream = async () => (await test.app.inject({ method: 'GET', url: '/api/stream' })).json();
   const post = (url: string, payload?: Record<string, unknown>) => test.app.inject({ method: 'POST', url, ...(payload === undefined ? {} : { payload }) });
@@ -77,7 +78,8 @@ describe('stream mode, with Twitch chat from a local EventSub server, on a manua
     // One answer every 2 s from the first message on: at 2, 4, 6, 8 and 10 s.
     expect(model.requests.map((request) => asked(request).replace(/^Viewer\d: /, ''))).toEqual([
       'what game is next 7?',
-      'Cheer100 take my bits 70',
+      // The cheer, told by channel.cheer (its chat copy is not heard twice).
+      '(Viewer0 cheered 100 bits) Cheer100 take my bits 70',
       '@animabot hello from 50',
       // Questions older than three intervals are dropped: the chat has moved on.
       'what game is next 47?',
@@ -95,6 +97,35 @@ describe('stream mode, with Twitch chat from a local EventSub server, on a manua
       'Answering Viewer7.',
     ]);
     expect((await readdir(join(test.harness.cwd, 'tmp_tts'))).filter((name) => name.endsWith('.wav'))).toHaveLength(5);
+  });
+
+  it('answers a follow, a subscription, a cheer and a raid before the chat, the support first, and says it in the chat through Helix', async () => {
+    await launch({ ACTIVE_VOX_ENGINE: 'disabled' });
+    const [ann, ben, cid, dee] = ['Ann', 'Ben', 'Cid', 'Dee'].map((name) => twitch.user(name));
+    if (!ann || !ben || !cid || !dee) throw new Error('no viewers');
+    twitch.chat(ann, 'what game is next?');
+    twitch.follow(ben);
+    twitch.chat(ann, '@animabot hi', { mention: twitch.bot });
+    twitch.subscribe(cid, '1000');
+    twitch.chat(dee, 'Cheer500 for the stream', { bits: 500 });
+    twitch.raid(twitch.user('Raider'), 30);
+    await vi.waitFor(async () => expect((await stream()).received).toBe(6), { timeout: 10_000 });
+    for (let pick = 1; pick <= 3; pick += 1) {
+      clock.advance(2000);
+      await settled(6);
+      await vi.waitFor(() => expect(twitch.sent).toHaveLength(pick), { timeout: 10_000 });
+    }
+    // Support first, oldest first: the subscription, the cheer (heard once), the raid.
+    expect(model.requests.map(asked)).toEqual([
+      'Cid: (Cid just subscribed to the channel, tier 1.)',
+      'Dee: (Dee cheered 500 bits) Cheer500 for the stream',
+      'Raider: (Raider is raiding the channel with 30 viewers.)',
+    ]);
+    expect(twitch.sent.map((entry) => entry.message)).toEqual(['Answering Cid.', 'Answering Dee.', 'Answering Raider.']);
+    expect(twitch.sent.every((entry) => entry.sender_id === twitch.bot.id && entry.broadcaster_id === twitch.channel.id)).toBe(true);
+    // Three intervals on, the mention, the follow and the question are stale: the chat has moved on.
+    clock.advance(2000);
+    await vi.waitFor(async () => expect(await stream()).toMatchObject({ waiting: 0, answered: 3, dropped: 3 }));
   });
 
   it('mutes and unmutes from a stream deck (POST /api/stream/mute), and skips the answer in progress (POST /api/stream/skip)', async () => {

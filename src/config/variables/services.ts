@@ -121,12 +121,23 @@ export const platformVariables = {
     description: 'X API v2 user access token of that account (OAuth 2.0, scopes tweet.read tweet.write users.read) for reading mentions and posting replies.',
   }),
   X_API_BASE_URL: text('https://api.x.com', { ...platforms, description: 'X API v2 host (a local server in tests).' }),
+  X_REFRESH_TOKEN: text('', {
+    ...platforms,
+    description:
+      'X OAuth 2.0 refresh token (scope offline.access): renews X_ACCESS_TOKEN when it expires; X gives a new one at each renewal, kept in the backups folder.',
+  }),
+  X_CLIENT_ID: text('', { ...platforms, description: 'Client id of the X app the refresh token belongs to.' }),
+  X_CLIENT_SECRET: text('', { ...platforms, description: 'Client secret of that X app, for a confidential client (empty for a public one).' }),
   X_POLL_INTERVAL_S: seconds(120, { ...platforms, min: 15, description: 'Seconds between two looks at the X mentions timeline.' }),
   TWITCH_CLIENT_ID: text('', { ...platforms, description: 'Client id of the Twitch application whose user token TWITCH_ACCESS_TOKEN is.' }),
   TWITCH_ACCESS_TOKEN: text('', { ...platforms, description: 'Twitch user access token (scopes user:read:chat, user:write:chat) of the account that chats.' }),
   TWITCH_CHANNEL: text('', { ...platforms, description: 'Login name of the Twitch channel whose chat Anima reads and answers.' }),
   TWITCH_EVENTSUB_URL: text('wss://eventsub.wss.twitch.tv/ws', { ...platforms, description: 'Twitch EventSub WebSocket address.' }),
   TWITCH_API_BASE_URL: text('https://api.twitch.tv/helix', { ...platforms, description: 'Twitch Helix API base.' }),
+  TWITCH_AUTH_BASE_URL: text('https://id.twitch.tv/oauth2', {
+    ...platforms,
+    description: 'Twitch authentication base: TWITCH_ACCESS_TOKEN is validated there (/validate) at start and hourly.',
+  }),
   YOUTUBE_LIVE_VIDEO_ID: text('', { ...platforms, description: 'Video id of the YouTube live stream whose chat Anima reads.' }),
   YOUTUBE_API_KEY: text('', { ...platforms, description: 'YouTube Data API key: reads the live chat only (or YOUTUBE_ACCESS_TOKEN).' }),
   YOUTUBE_ACCESS_TOKEN: text('', {
@@ -134,6 +145,13 @@ export const platformVariables = {
     description: 'YouTube OAuth access token (scope youtube.force-ssl): reads the live chat and answers in it.',
   }),
   YOUTUBE_API_BASE_URL: text('https://www.googleapis.com/youtube/v3', { ...platforms, description: 'YouTube Data API base.' }),
+  YOUTUBE_REFRESH_TOKEN: text('', {
+    ...platforms,
+    description: 'YouTube OAuth refresh token: renews the access token when it expires (with YOUTUBE_CLIENT_ID and YOUTUBE_CLIENT_SECRET).',
+  }),
+  YOUTUBE_CLIENT_ID: text('', { ...platforms, description: 'Client id of the Google OAuth client the YouTube refresh token belongs to.' }),
+  YOUTUBE_CLIENT_SECRET: text('', { ...platforms, description: 'Client secret of that Google OAuth client.' }),
+  YOUTUBE_AUTH_BASE_URL: text('https://oauth2.googleapis.com', { ...platforms, description: 'Google OAuth token endpoint host (/token).' }),
   STREAM_MODE: flag(true, {
     ...platforms,
     description: 'Live-stream chat (Twitch, YouTube) is answered at a pace, the best message first, spoken by the avatar; false answers every message.',

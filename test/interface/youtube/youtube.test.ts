@@ -59,7 +59,7 @@ describe('the YouTube live chat interface, against a local YouTube Data API, on 
     clock.advance(4999);
     expect(chatPolls()).toHaveLength(1);
     clock.advance(1);
-    await vi.waitFor(() => expect(youtube.posted()).toEqual(['Thank you so much, Ann!']));
+    await vi.waitFor(() => expect(youtube.posted()).toEqual(['Thank you so much, Ann!']), { timeout: 10_000 });
     expect(lastPrompt(model)).toBe('Ann: (Super Chat of $5.00) love the stream');
     // Its own message comes back in the next page and is not taken for a viewer's.
     youtube.setPollingInterval(3000);
@@ -95,6 +95,64 @@ describe('the YouTube live chat interface, against a local YouTube Data API, on 
     clock.advance(5000);
     await vi.waitFor(() => expect(chatPolls()).toHaveLength(3));
     expect(youtube.requests.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  const refreshing = () => ({
+    YOUTUBE_ACCESS_TOKEN: youtube.accessToken,
+    YOUTUBE_REFRESH_TOKEN: youtube.oauthClient.refreshToken,
+    YOUTUBE_CLIENT_ID: youtube.oauthClient.clientId,
+    YOUTUBE_CLIENT_SECRET: youtube.oauthClient.clientSecret,
+    YOUTUBE_AUTH_BASE_URL: youtube.authBaseUrl,
+  });
+
+  it('renews an access token that expired mid-stream with the refresh token, and the answer goes through with the new one', async () => {
+    await launch(refreshing());
+    await vi.waitFor(async () => expect((await status())?.connection?.state).toBe('connected'));
+    youtube.expireAccessToken();
+    model.script({ kind: 'reply', text: 'Thanks, Cid!' });
+    youtube.superChat('Cid', '$3.00', 'still live?');
+    clock.advance(5000);
+    await vi.waitFor(() => expect(youtube.posted()).toEqual(['Thanks, Cid!']));
+    expect(youtube.refreshes.map((form) => Object.fromEntries(form))).toEqual([
+      {
+        grant_type: 'refresh_token',
+        refresh_token: youtube.oauthClient.refreshToken,
+        client_id: youtube.oauthClient.clientId,
+        client_secret: youtube.oauthClient.clientSecret,
+      },
+    ]);
+    // The poll refused with the old token was made again with the new one, and the answer used it too.
+    expect(chatPolls().map((request) => request.status)).toEqual([200, 401, 200]);
+    const post = youtube.requests.find((request) => request.method === 'POST');
+    expect(post?.authorization).toBe(`Bearer ${youtube.accessToken}`);
+    expect((await status())?.connection?.state).toBe('connected');
+  });
+
+  it('reports a refused refresh token with the reason and stops polling, without a retry loop', async () => {
+    await launch(refreshing());
+    await vi.waitFor(async () => expect((await status())?.connection?.state).toBe('connected'));
+    youtube.revokeRefreshToken();
+    youtube.expireAccessToken();
+    clock.advance(5000);
+    await vi.waitFor(async () =>
+      expect(await status()).toMatchObject({
+        status: 'loaded',
+        connection: { state: 'disconnected', detail: expect.stringMatching(/invalid_grant: Token has been expired or revoked.*YOUTUBE_REFRESH_TOKEN/) },
+      }),
+    );
+    const [polls, refreshes] = [chatPolls().length, youtube.refreshes.length];
+    clock.advance(10 * 60_000);
+    expect([chatPolls().length, youtube.refreshes.length]).toEqual([polls, refreshes]);
+  });
+
+  it('with an expired access token and no refresh token, says the token was refused instead of retrying', async () => {
+    const expired = youtube.accessToken;
+    youtube.expireAccessToken();
+    await launch({ YOUTUBE_ACCESS_TOKEN: expired });
+    await vi.waitFor(async () =>
+      expect((await status())?.connection).toMatchObject({ state: 'disconnected', detail: expect.stringMatching(/no refresh token is configured/) }),
+    );
+    expect(youtube.requests.map((request) => request.status)).toEqual([401]);
   });
 
   it('stops polling when the stream ends, and says so', async () => {

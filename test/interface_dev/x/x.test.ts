@@ -76,6 +76,64 @@ describe('the X development interface, against a local X API v2', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  const refreshing = () => ({
+    ...settings(),
+    X_REFRESH_TOKEN: x.oauthClient.refreshToken,
+    X_CLIENT_ID: x.oauthClient.clientId,
+    X_CLIENT_SECRET: x.oauthClient.clientSecret,
+  });
+  const tokenRequests = () => x.requests.filter((request) => request.path === '/2/oauth2/token');
+
+  it('renews an expired access token with the refresh token, replies with the new one, and renews again with the refresh token X rotated', async () => {
+    const configured = x.oauthClient.refreshToken;
+    await launch(refreshing());
+    await expect.poll(entry).toMatchObject({ connection: { state: 'connected' } });
+
+    x.expireToken();
+    const question = x.mention('olga', '@anima_bot still there?');
+    model.script({ kind: 'reply', text: 'Still here.' }, { kind: 'reply', text: 'And still here.' });
+    clock.advance(POLL_S * 1000);
+    const reply = await replies();
+    expect(reply.json).toMatchObject({ text: 'Still here.', reply: { in_reply_to_tweet_id: question } });
+    expect(reply.headers.authorization).toBe(`Bearer ${x.token}`);
+    const basic = `Basic ${Buffer.from(`${x.oauthClient.clientId}:${x.oauthClient.clientSecret}`).toString('base64')}`;
+    expect(tokenRequests()).toHaveLength(1);
+    expect(tokenRequests()[0]?.headers.authorization).toBe(basic);
+    expect(Object.fromEntries(new URLSearchParams(tokenRequests()[0]?.body))).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: configured,
+      client_id: x.oauthClient.clientId,
+    });
+
+    // X voided the refresh token it was given: the next renewal must use the one X answered.
+    x.expireToken();
+    x.mention('olga', '@anima_bot and now?');
+    await expect
+      .poll(() => {
+        clock.advance(POLL_S * 1000);
+        return x.requests.filter((request) => request.path === '/2/tweets' && request.status === 201).length;
+      })
+      .toBe(2);
+    expect(tokenRequests().map((request) => request.status)).toEqual([200, 200]);
+    expect(x.oauthClient.refreshToken).not.toBe(configured);
+    expect(await entry()).toMatchObject({ status: 'loaded', connection: { state: 'connected' } });
+  });
+
+  it('reports a refused refresh with the reason and stops polling, without a retry loop', async () => {
+    await launch(refreshing());
+    await expect.poll(entry).toMatchObject({ connection: { state: 'connected' } });
+    x.revokeRefreshToken();
+    x.expireToken();
+    clock.advance(POLL_S * 1000);
+    await expect.poll(entry).toMatchObject({
+      status: 'loaded',
+      connection: { state: 'disconnected', detail: expect.stringMatching(/invalid_request: Value passed for the token was invalid.*X_REFRESH_TOKEN/) },
+    });
+    const seen = x.requests.length;
+    clock.advance(10 * POLL_S * 1000);
+    expect(x.requests).toHaveLength(seen);
+  });
+
   it('reports a refused token as disconnected and stops polling', async () => {
     await launch({ ...settings(), X_ACCESS_TOKEN: 'revoked' });
     await expect.poll(entry).toMatchObject({ connection: { state: 'disconnected', detail: expect.stringContaining('X_ACCESS_TOKEN') } });
