@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
+  | 'insufficient_storage'
   | 'internal_error';
 
 /** An error meant for the client: its status, code and message are sent as they are. */
@@ -68,6 +69,15 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'unavailable',
 };
 
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/** A write failed for want of space (a file system error, or SQLite's), here or in a cause it wraps. */
+export function isDiskFull(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return (typeof code === 'string' && DISK_FULL_CODES.has(code)) || isDiskFull(cause, depth + 1);
+}
+
 /** Maps anything thrown in a request to the status and body the client gets. */
 export function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
   if (error instanceof AppError) {
@@ -98,6 +108,9 @@ export function toErrorBody(error: unknown): { status: number; body: ErrorBody }
     };
   }
   if (status === 503) return { status, body: { error: { code: 'unavailable', message: 'Service unavailable' } } };
+  if (isDiskFull(error)) {
+    return { status: 507, body: { error: { code: 'insufficient_storage', message: 'The server is out of disk space; try again once space is freed' } } };
+  }
   return { status: 500, body: { error: { code: 'internal_error', message: 'Internal server error' } } };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { safeFileName } from '../system/upload-files.ts';
+import { safeFileName, sweepStagingFolder } from '../system/upload-files.ts';
 import type { Logger } from '../logging.ts';
 import type { BodyServer } from './body-server.ts';
 import { detectVrm, type VrmVersion } from './file-kinds.ts';
@@ -11,6 +11,8 @@ import { UploadError } from './upload-errors.ts';
 
 /** Stored models are named by their content, so the same file uploaded twice is one file. */
 export const CUSTOM_VRM_NAME = /^[0-9a-f]{64}\.vrm$/;
+/** Incoming models wait here until checked (same file system as the models, so storing one is a rename). */
+const INCOMING_FOLDER = '.incoming';
 /** The URL prefix custom models are served from. */
 export const CUSTOM_VRM_PREFIX = '/vrm/';
 
@@ -40,8 +42,9 @@ export class CustomVrmStore {
 
   /** A fresh path to stream an incoming model to before it is checked. */
   async stagingPath(): Promise<string> {
-    await mkdir(this.folder, { recursive: true });
-    return join(this.folder, `.${randomUUID()}.upload`);
+    const folder = join(this.folder, INCOMING_FOLDER);
+    await mkdir(folder, { recursive: true });
+    return join(folder, randomUUID());
   }
 
   /** The stored file behind a `/vrm/<name>` URL segment, or undefined for any other name. */
@@ -59,12 +62,20 @@ export class CustomVrmStore {
     await rename(staged, join(this.folder, `${sha256}.vrm`));
     const name = safeFileName(originalName).replace(/\.(vrm|glb)$/i, '') || 'custom';
     const choice: Choice = { sha256, name, skin: this.body.library.skin };
-    await writeFile(join(this.folder, 'current.json'), `${JSON.stringify(choice, null, 2)}\n`);
+    // Written beside and renamed, so a process stopped here keeps the previous choice whole.
+    const partial = join(this.folder, INCOMING_FOLDER, `${randomUUID()}.json`);
+    await writeFile(partial, `${JSON.stringify(choice, null, 2)}\n`);
+    await rename(partial, join(this.folder, 'current.json'));
     return { ...this.show(choice), version };
   }
 
-  /** Shows the model chosen before the restart, when its file and its skin are still there. */
+  /**
+   * Removes the models a stopped process left staged, then shows the model chosen before the restart,
+   * when its file and its skin are still there.
+   */
   async restore(): Promise<void> {
+    const staged = await sweepStagingFolder(join(this.folder, INCOMING_FOLDER));
+    if (staged > 0) this.logger.info({ count: staged }, 'files of unfinished model uploads removed');
     let choice: Choice;
     try {
       choice = ChoiceSchema.parse(JSON.parse(await readFile(join(this.folder, 'current.json'), 'utf8')));

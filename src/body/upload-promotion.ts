@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { isSafeSegment, listSkins, skinUrl } from './skin-files.ts';
 import { UPLOAD_ID_PATTERN, UploadError } from './upload-errors.ts';
@@ -24,6 +24,22 @@ export interface PromoteResult {
 }
 
 /**
+ * Copies `source` to `target` through a hidden file beside it, so `target` is never seen half written
+ * (a process stopped mid-copy leaves the old file whole). Without `overwrite` an existing target is
+ * left alone and EEXIST thrown: the link that places the copy fails atomically.
+ */
+async function placeCopy(source: string, target: string, overwrite: boolean): Promise<void> {
+  const partial = join(dirname(target), `.${randomUUID()}.partial`);
+  try {
+    await copyFile(source, partial);
+    if (overwrite) await rename(partial, target);
+    else await link(partial, target);
+  } finally {
+    await rm(partial, { force: true });
+  }
+}
+
+/**
  * Copies an upload (and its descriptor) into `skins/<skin>/animations/<state>/`, then removes the
  * upload. Allowed only while COMPANION_PROMOTE_ENABLED is 1; an existing file of that name is a conflict
  * unless `overwrite`, which also drops the old file's descriptor when the upload brings none (its timings
@@ -43,14 +59,14 @@ export async function promoteUpload(store: UploadStore, request: PromoteRequest)
   const target = join(folder, meta.file);
   await mkdir(folder, { recursive: true });
   try {
-    await copyFile(source, target, request.overwrite === true ? 0 : constants.COPYFILE_EXCL);
+    await placeCopy(source, target, request.overwrite === true);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
       throw new UploadError('conflict', `${skin}/animations/${meta.state}/${meta.file} exists; send overwrite: true to replace it`);
     }
     throw error;
   }
-  if (meta.has_descriptor) await copyFile(`${source}.json`, `${target}.json`);
+  if (meta.has_descriptor) await placeCopy(`${source}.json`, `${target}.json`, true);
   else await rm(`${target}.json`, { force: true });
   await store.remove(meta.upload_id);
   await body.refreshAnimations();

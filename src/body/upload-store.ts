@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { safeFileName } from '../system/upload-files.ts';
+import { safeFileName, sweepStagingFolder } from '../system/upload-files.ts';
 import type { Logger } from '../logging.ts';
 import type { BodyServer } from './body-server.ts';
 import { systemClock, type Clock, type TimerHandle } from './clock.ts';
@@ -79,8 +79,13 @@ export class UploadStore {
     return this.options.promoteEnabled();
   }
 
-  /** Registers the uploads already on disk, sweeps the expired ones, then sweeps every `intervalMs`. */
+  /**
+   * Removes what the last process left staged, registers the uploads already on disk, sweeps the
+   * expired ones, then sweeps every `intervalMs`.
+   */
   async start(intervalMs: number): Promise<void> {
+    const staged = await sweepStagingFolder(join(this.folder, INCOMING_FOLDER));
+    if (staged > 0) this.options.logger.info({ count: staged }, 'files of unfinished uploads removed');
     for (const meta of await this.list()) await this.body.addTemporarySearchPath(this.rootOf(meta.upload_id));
     await this.sweep();
     this.sweepEvery(intervalMs);
@@ -109,17 +114,22 @@ export class UploadStore {
     return join(this.folder, id);
   }
 
-  /** Checks the staged file by content, stores it with its descriptor and meta, and makes it playable. */
+  /**
+   * Checks the staged file by content, stores it with its descriptor and meta, and makes it playable.
+   * The upload's folder is assembled among the staged files and renamed into place whole, so a process
+   * stopped halfway leaves no upload with a missing meta or a half-written descriptor.
+   */
   async create(input: NewUpload): Promise<{ meta: UploadView; descriptor: Descriptor | null }> {
     const kind = await detectAnimation(input.staged);
     if (!kind) throw new UploadError('unsupported', 'The file is neither FBX (binary or ASCII) nor a VRM Animation (.vrma)');
     if (!isSafeSegment(input.state)) throw new UploadError('invalid', 'Invalid state name');
     const id = randomBytes(16).toString('hex');
     const root = this.rootOf(id);
+    const assembly = join(this.folder, INCOMING_FOLDER, id);
     const file = uploadFileName(input.originalName, kind);
-    const target = join(root, 'animations', input.state, file);
+    const target = join(assembly, 'animations', input.state, file);
     try {
-      await mkdir(join(root, 'animations', input.state), { recursive: true });
+      await mkdir(join(assembly, 'animations', input.state), { recursive: true });
       await rename(input.staged, target);
       if (input.descriptor) await writeFile(`${target}.json`, `${JSON.stringify(input.descriptor, null, 2)}\n`);
       const hashed = await this.body.assets.hashFile(target);
@@ -136,10 +146,12 @@ export class UploadStore {
         expires_at: new Date(now + this.options.ttlDays() * DAY_MS).toISOString(),
         has_descriptor: input.descriptor !== null,
       };
-      await writeFile(join(root, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      await writeFile(join(assembly, 'meta.json'), `${JSON.stringify(meta, null, 2)}\n`);
+      await rename(assembly, root);
       await this.body.addTemporarySearchPath(root);
       return { meta: this.view(meta), descriptor: input.descriptor };
     } catch (error) {
+      await rm(assembly, { recursive: true, force: true });
       await rm(root, { recursive: true, force: true });
       throw error;
     }

@@ -53,16 +53,23 @@ export type IngestResult = { id: string; chain: SubmitResult | undefined };
  */
 export class Integrations {
   private readonly outbox: WriteQueue<NewIntegrationRecord, number>;
+  private readonly log: Logger;
 
   constructor(
     private readonly repository: IntegrationsRepository,
     private readonly chain: Pick<MessageChain, 'submit'>,
     options: { logger: Logger; clock?: Clock },
   ) {
+    this.log = options.logger.child({ component: 'integrations' });
     this.outbox = new WriteQueue(
-      (message) => repository.enqueue(message),
+      async (message) => {
+        const id = await repository.enqueue(message);
+        // Once the row is committed: what an operator (and the kill test) counts as delivered to the outbox.
+        this.log.debug({ source: message.source, outbox_id: id }, 'outbox message stored');
+        return id;
+      },
       (message) => ({ source: message.source, type: message.type }),
-      options.logger.child({ component: 'integrations' }),
+      this.log,
       undefined,
       { store: 'integration outbox', ...(options.clock ? { clock: options.clock } : {}) },
     );

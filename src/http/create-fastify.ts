@@ -10,6 +10,7 @@ import { recordRoutes } from './route-inventory.ts';
  * instance type here; nothing above depends on the raw server's class.
  */
 export function createFastify(services: Services, listener: string, https?: { cert: Buffer; key: Buffer }): FastifyInstance {
+  const timeouts = slowClientTimeouts(services);
   const app = Fastify({
     loggerInstance: services.logger.child({ listener }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -17,7 +18,9 @@ export function createFastify(services: Services, listener: string, https?: { ce
     bodyLimit: services.config.get('APP_BODY_LIMIT_BYTES'),
     // Errors found before routing (a malformed URL) go through the app's own error handler and shape.
     frameworkErrors: (error, request, reply) => void reply.server.errorHandler.call(reply.server, error, request, reply),
-    ...(https ? { https } : {}),
+    requestTimeout: timeouts.requestTimeout,
+    http: timeouts,
+    ...(https ? { https: { ...https, ...timeouts } } : {}),
   }) as unknown as FastifyInstance;
   recordRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
@@ -33,4 +36,17 @@ export function createFastify(services: Services, listener: string, https?: { ce
     done(null, payload);
   });
   return app;
+}
+
+/**
+ * Node's own limits on a client that sends slowly (slowloris, an upload that stops halfway): the headers
+ * within APP_HEADERS_TIMEOUT_S, the whole request within APP_REQUEST_TIMEOUT_S, else 408 and the socket
+ * is closed, which fails a half-received upload and removes its staged file. Node checks them on its own
+ * timer, every second here (its default of 30 s would let a slow client stay well past its limit).
+ */
+function slowClientTimeouts(services: Services) {
+  const requestTimeout = services.config.get('APP_REQUEST_TIMEOUT_S') * 1000;
+  // Node refuses a headers limit beyond the request's.
+  const headersTimeout = Math.min(services.config.get('APP_HEADERS_TIMEOUT_S') * 1000, requestTimeout);
+  return { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) };
 }

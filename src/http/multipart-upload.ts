@@ -21,6 +21,8 @@ export interface ReceiveOptions {
   sideFiles?: string[];
   staging: () => Promise<string>;
   maxBytes: number;
+  /** A client that sends nothing for this long is cut off (APP_UPLOAD_IDLE_TIMEOUT_S). */
+  idleTimeoutMs: number;
 }
 
 async function readSmall(stream: AsyncIterable<Buffer>, field: string): Promise<string> {
@@ -42,6 +44,12 @@ async function readSmall(stream: AsyncIterable<Buffer>, field: string): Promise<
 export async function receiveUpload(request: FastifyRequest, options: ReceiveOptions): Promise<ReceivedUpload> {
   if (!request.isMultipart()) throw new AppError(415, 'unsupported_media_type', `Expected multipart/form-data with a "${options.fileField}" field`);
   const received: ReceivedUpload = { file: undefined, fields: new Map() };
+  // An upload that stops halfway would hold its staged file and its socket for good: Node's socket idle
+  // timer cuts it off, which fails the read below and removes the staged file.
+  // A request injected in-process has no network socket, and nothing to time out.
+  const socket = typeof request.raw.socket.setTimeout === 'function' ? request.raw.socket : undefined;
+  const stalled = () => request.raw.destroy(new Error(`no data for ${options.idleTimeoutMs} ms (APP_UPLOAD_IDLE_TIMEOUT_S)`));
+  socket?.setTimeout(options.idleTimeoutMs, stalled);
   try {
     for await (const part of request.parts({ limits: { fileSize: options.maxBytes, files: 2, fields: 20 } })) {
       if (part.type === 'field') {
@@ -60,6 +68,9 @@ export async function receiveUpload(request: FastifyRequest, options: ReceiveOpt
     await discardUpload(received);
     if (error instanceof FileTooLargeError) throw new AppError(413, 'payload_too_large', 'File exceeds APP_UPLOAD_MAX_BYTES');
     throw error;
+  } finally {
+    socket?.setTimeout(0);
+    socket?.off('timeout', stalled);
   }
   return received;
 }

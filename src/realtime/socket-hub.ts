@@ -21,9 +21,8 @@ import type { SocketChat, SocketChatSession } from './web-chat-sockets.ts';
 const BURST_MESSAGES = 40;
 const MESSAGES_PER_SECOND = 20;
 /** A client this far behind is dropped: state it cannot keep up with is no use to it. */
-const MAX_BUFFERED_BYTES = 8 * 1_048_576;
+export const MAX_BUFFERED_BYTES = 8 * 1_048_576;
 const POLICY_VIOLATION = 1008;
-const TRY_AGAIN_LATER = 1013;
 
 interface Client {
   socket: WebSocket;
@@ -117,7 +116,8 @@ export class SocketHub implements BodyTransport {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       this.logger.warn({ session: client.sessionId }, 'dropping a socket that cannot keep up');
-      socket.close(TRY_AGAIN_LATER, 'too slow');
+      // A close frame would wait behind all it has not read; ending the connection frees its buffer now.
+      socket.terminate();
       return;
     }
     socket.send(frame, { binary: false });

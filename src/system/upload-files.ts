@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -35,4 +35,14 @@ export async function writeUpload(file: Readable & { truncated?: boolean }, targ
     throw error;
   }
   return { size: (await stat(target)).size };
+}
+
+/**
+ * Empties a staging folder at start: whatever is staged there belongs to an upload the last process
+ * never finished (it was stopped or killed mid-upload). Returns how many entries were removed.
+ */
+export async function sweepStagingFolder(folder: string): Promise<number> {
+  const names = await readdir(folder).catch(() => []);
+  await Promise.all(names.map((name) => rm(join(folder, name), { recursive: true, force: true })));
+  return names.length;
 }

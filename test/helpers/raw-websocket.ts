@@ -33,9 +33,10 @@ function encodeFrame(payload: Buffer, binary: boolean): Buffer {
   return Buffer.concat([header, Buffer.alloc(4), payload]);
 }
 
-export function openRawWebSocket(port: number, path: string, headers: Record<string, string> = {}): Promise<RawWebSocket> {
+/** `localAddress` (another loopback address, 127.0.0.2 and on) makes the client count as another address. */
+export function openRawWebSocket(port: number, path: string, headers: Record<string, string> = {}, localAddress?: string): Promise<RawWebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ host: '127.0.0.1', port, ...(localAddress ? { localAddress } : {}) });
     const ended = new Promise<void>((done) => socket.once('close', () => done()));
     socket.on('error', () => undefined);
     let head = Buffer.alloc(0);

@@ -26,7 +26,8 @@ describe('POST /api/vrm', () => {
     subject.app.inject({ method: 'POST', url: '/api/vrm', ...multipart([{ name: 'file', filename, value }], subject.harness.services) });
   const get = (url: string) => subject.app.inject({ method: 'GET', url });
   /** What stays in <backups>/vrm: stored models and the choice file, never a partial or staged file. */
-  const stored = async () => (await readdir(join(backups, 'vrm')).catch(() => [])).sort();
+  // Staged files would show as `.incoming/<name>`: the staging folder itself is no leftover.
+  const stored = async () => (await readdir(join(backups, 'vrm'), { recursive: true }).catch(() => [])).filter((entry) => entry !== '.incoming').sort();
 
   it('stores a VRM 1.0 by its hash, shows it to every client, and makes current_skin null', async () => {
     await start();

@@ -32,7 +32,13 @@ export class SpeechFiles {
     await mkdir(directory, { recursive: true });
     const filename = `vox-${Date.now()}-${randomBytes(8).toString('hex')}.wav`;
     const path = join(directory, filename);
-    await writeFile(path, wav);
+    try {
+      await writeFile(path, wav);
+    } catch (error) {
+      // A file cut short (the disk is full) must never be served as speech.
+      await rm(path, { force: true });
+      throw error;
+    }
     return { filename, path, url: `${TTS_URL_PREFIX}${filename}` };
   }
 

@@ -21,6 +21,21 @@ export const serverVariables = {
   APP_RATE_LIMIT_PER_MINUTE: integer(600, { group: 'server', min: 1, description: 'Requests per minute allowed to one non-loopback client on the HTTP API.' }),
   APP_BODY_LIMIT_BYTES: integer(1_048_576, { ...server, min: 1024, description: 'Largest JSON request body accepted.' }),
   APP_UPLOAD_MAX_BYTES: integer(52_428_800, { group: 'server', min: 1, description: 'Largest file accepted by upload endpoints.' }),
+  APP_UPLOAD_IDLE_TIMEOUT_S: seconds(60, {
+    group: 'server',
+    min: 1,
+    description: 'An upload that sends nothing for this long is cut off and its partial file removed.',
+  }),
+  APP_HEADERS_TIMEOUT_S: seconds(20, {
+    ...server,
+    min: 1,
+    description: 'A client must send its request headers within this time, or is cut off (408); both ports.',
+  }),
+  APP_REQUEST_TIMEOUT_S: seconds(300, {
+    ...server,
+    min: 1,
+    description: 'A client must send its whole request, an upload included, within this time, or is cut off (408); both ports.',
+  }),
   LOGGING_LEVEL: choice(['fatal', 'error', 'warn', 'info', 'debug', 'trace'], 'info', { group: 'server', description: 'Log level.' }),
   LOG_FORMAT: choice(['pretty', 'json'], 'pretty', {
     ...server,

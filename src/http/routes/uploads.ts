@@ -35,6 +35,7 @@ export const uploadRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
         sideFiles: ['descriptor'],
         staging: () => uploads.stagingPath(),
         maxBytes: config.get('APP_UPLOAD_MAX_BYTES'),
+        idleTimeoutMs: config.get('APP_UPLOAD_IDLE_TIMEOUT_S') * 1000,
       });
       try {
         if (!received.file) throw badRequest('Missing the "file" field');

@@ -18,6 +18,7 @@ export const vrmRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
       fileField: 'file',
       staging: () => customVrm.stagingPath(),
       maxBytes: services.config.get('APP_UPLOAD_MAX_BYTES'),
+      idleTimeoutMs: services.config.get('APP_UPLOAD_IDLE_TIMEOUT_S') * 1000,
     });
     try {
       if (!received.file) throw badRequest('Missing the "file" field');
