@@ -7,6 +7,7 @@ import type { VisemeCue } from '../src/audio/visemes.ts';
 import { runEspeakOffThread } from '../src/audio/vox/espeak-worker.ts';
 import { createLocalVoxEngine } from '../src/audio/vox/local-engine.ts';
 import { decodeWav, firstChannel, type Pcm16 } from '../src/audio/wav.ts';
+import { systemClock } from '../src/body/clock.ts';
 import { ConfigStore } from '../src/config/store.ts';
 import { createLogger } from '../src/logging.ts';
 import type { Benchmark } from './lib/report.ts';
@@ -38,6 +39,7 @@ const bench: Benchmark = async (report) => {
     settings: {},
     config: ConfigStore.fromSources({ environment: {} }),
     logger: createLogger({ level: 'silent', pretty: false }).logger,
+    clock: systemClock,
   });
   const signal = new AbortController().signal;
   const vad = await WebRtcVad.create(22050, 3);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { startAudio } from '../src/audio/audio-services.ts';
+import { systemClock } from '../src/body/clock.ts';
 import type { LiveEvent } from '../src/audio/live/contract.ts';
 import { resample } from '../src/audio/live/webrtc-vad.ts';
 import { decodeWav } from '../src/audio/wav.ts';
@@ -30,7 +31,7 @@ const TEXTS = [
 const bench: Benchmark = async (report) => {
   const cwd = await mkdtemp(join(tmpdir(), 'anima-bench-vox-'));
   const config = ConfigStore.fromSources({ environment: { LIVE_CORTEX: 'vad' } });
-  const audio = await startAudio({ config, logger: createLogger({ level: 'silent', pretty: false }).logger, cwd });
+  const audio = await startAudio({ config, logger: createLogger({ level: 'silent', pretty: false }).logger, cwd, clock: systemClock });
   audio.vox.outlets.setFallback({ audio: async () => true, text: async () => true });
   try {
     await audio.vox.speak({ text: 'Warming up the voice.', interfacePath: 'bench/1' });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { startAudio, type AudioServices } from './audio/audio-services.ts';
 import type { BodyServer } from './body/body-server.ts';
-import type { Clock } from './body/clock.ts';
+import { systemClock, type Clock } from './body/clock.ts';
 import { startAvatarFiles, type AvatarFiles } from './body/avatar-files.ts';
 import { startBodyService } from './body/body-service.ts';
 import { PromoteRequestSchema, promoteUpload } from './body/upload-promotion.ts';
@@ -75,6 +75,8 @@ export interface Services extends MessagingServices {
   metrics: Metrics;
   /** Long-term memory: people, identities, memories (`/api/memory`, `/api/people`, the memory plugin). */
   memory: MemoryStore;
+  /** The process's one clock: every timer and deadline of the server runs on it (tests pass a ManualClock). */
+  clock: Clock;
   /** Stops what a service started (timers, workers); run in reverse order by `closeServices`. */
   disposers: Array<() => Promise<void> | void>;
 }
@@ -90,7 +92,7 @@ export interface ServiceOptions {
   helloTimeoutMs?: number;
   /** Where components are discovered (tests use fixture folders); defaults under cwd. */
   componentRoots?: Partial<ComponentRoots>;
-  /** The components' clock (the `clock` service) and the history retry queue's; tests pass a manual one. */
+  /** The process's one clock, handed to every service with a timer; the system clock unless a test passes a manual one. */
   clock?: Clock;
 }
 
@@ -123,6 +125,7 @@ async function stopAll(disposers: Services['disposers']): Promise<void> {
 /** The services over an open database; each one's stop joins `disposers` as soon as it has started. */
 async function wireServices(options: ServiceOptions, cwd: string, database: DatabaseHandle, disposers: Services['disposers']): Promise<Services> {
   const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
   const skipped = await config.attachOverrides(new ConfigEntriesRepository(database.db, database.dialect));
   for (const entry of skipped) logger.warn({ key: entry.key, issues: entry.issues }, 'ignoring a saved configuration entry that is no longer valid');
   const trust = new TrustPolicy(
@@ -131,7 +134,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
       trustLoopback: () => config.get('APP_TRUST_LOOPBACK'),
       allowedHosts: () => [config.get('APP_WEBUI_HOST'), config.get('COMPAT_HOST'), ...config.get('APP_ALLOWED_HOSTS')],
     },
-    new SessionTokens(),
+    new SessionTokens(() => clock.now()),
   );
   const listeners = {
     web: { allowedOrigins: () => config.get('APP_ALLOWED_ORIGINS'), formsNeedCredential: true },
@@ -142,14 +145,13 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     config,
     logger,
     backups: resolve(cwd, config.get('BACKUPS_DIR')),
-    ...(options.clock ? { timers: options.clock } : {}),
+    timers: clock,
   });
   disposers.push(history.stop);
   const metrics = new Metrics();
-  // On the components' clock: a memory's age is measured on the clock its recall reads.
-  const memoryClock = options.clock;
-  const memory = new MemoryStore(database, memoryClock ? () => new Date(memoryClock.now()) : undefined);
-  const bodyService = await startBodyService({ config, logger, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
+  // A memory's age is measured on the clock its recall reads.
+  const memory = new MemoryStore(database, () => new Date(clock.now()));
+  const bodyService = await startBodyService({ config, logger, clock, skinsDir: resolve(cwd, config.get('SKINS_DIR')) });
   disposers.push(bodyService.stop);
   const avatarFiles = await startAvatarFiles({ body: bodyService.body, config, logger, backups: resolve(cwd, config.get('BACKUPS_DIR')) });
   disposers.push(avatarFiles.stop);
@@ -169,17 +171,20 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     metrics,
     memory,
     ...(options.componentRoots ? { roots: options.componentRoots } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
+    clock,
   });
   disposers.push(stopAssistant);
   await startAssistant();
-  const audio = await startAudio({ config, logger, cwd, body: bodyService.body, messaging });
+  const audio = await startAudio({ config, logger, cwd, clock, body: bodyService.body, messaging });
   disposers.push(audio.stop);
   disposers.push(
     connectWebChat({
       components: messaging.components,
       webChat: messaging.webChat,
-      outlets: audio.vox.outlets,
+      vox: audio.vox,
+      config,
+      clock,
+      metrics,
       archives: history.archives,
       history: history.chat,
     }),
@@ -191,7 +196,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     logTap: options.logTap,
     trust,
     listeners,
-    gate: new SocketGate(trust, listeners.web, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS),
+    gate: new SocketGate(trust, listeners.web, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS, clock),
     activity: new ActivityLogRepository(database.db),
     runtime: { version: packageVersion, startedAt: new Date(), ports: { http: null, https: null, compat: null } },
     lifecycle: options.lifecycle,
@@ -207,6 +212,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     memory,
     ...messaging,
     audio,
+    clock,
     disposers,
   };
 }

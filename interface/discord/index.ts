@@ -47,8 +47,8 @@ export default defineInterface({
   description: 'Discord bot (DISCORD_BOT_TOKEN; operators are discord:<user_id> in TRAINER_IDS).',
   requiredConfig: ['DISCORD_BOT_TOKEN'],
   chatPlatform: true,
-  needs: ['chain', 'voice'],
-  create: ({ services: { chain, voice }, config, logger, paths, onStop, reportConnection }) => {
+  needs: ['chain', 'voice', 'clock'],
+  create: ({ services: { chain, voice, clock }, config, logger, paths, onStop, reportConnection }) => {
     const connection = new DiscordConnection({
       settings: () => ({ token: config.get('DISCORD_BOT_TOKEN'), apiBaseUrl: config.get('DISCORD_API_BASE_URL') }),
       report: reportConnection,
@@ -63,7 +63,7 @@ export default defineInterface({
           send: (conversation, action) => sendMessage(conversation, MessagePayloadSchema.parse(action.payload)),
         }),
     });
-    const sender = new DiscordSender({ client: () => connection.current, logger, localRoot: () => resolve(paths.cwd, config.get('VOX_OUTPUT_DIR')) });
+    const sender = new DiscordSender({ client: () => connection.current, logger, clock, localRoot: () => resolve(paths.cwd, config.get('VOX_OUTPUT_DIR')) });
 
     const sendMessage = (conversation: Conversation, payload: z.infer<typeof MessagePayloadSchema>, origin?: ActionOrigin) => {
       const reply = replyTo(origin, payload.interface_path);

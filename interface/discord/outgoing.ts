@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { type Client, Routes } from 'discord.js';
-import { type ComponentContext, realLocalFile, splitMessage, TypingIndicators } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, realLocalFile, splitMessage, TypingIndicators } from '../../src/components/contract.ts';
 import type { Conversation } from './paths.ts';
 
 /** Discord's limit of a message's content, in characters. */
@@ -13,6 +13,8 @@ export interface SenderOptions {
   logger: ComponentContext['logger'];
   /** The one folder a `file://` URL may name: where Vox writes its speech (VOX_OUTPUT_DIR). */
   localRoot(): string;
+  /** The host's clock, which times "typing…". */
+  clock: ClockPort;
 }
 
 /**
@@ -22,9 +24,11 @@ export interface SenderOptions {
  * prepared. In a guild channel the first part replies to the message it answers.
  */
 export class DiscordSender {
-  private readonly typings = new TypingIndicators();
+  private readonly typings: TypingIndicators;
 
-  constructor(private readonly options: SenderOptions) {}
+  constructor(private readonly options: SenderOptions) {
+    this.typings = new TypingIndicators(options.clock);
+  }
 
   async text(conversation: Conversation, text: string, replyTo?: string): Promise<void> {
     for (const [index, part] of splitMessage(text, MAX_TEXT).entries())

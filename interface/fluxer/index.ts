@@ -24,11 +24,11 @@ export default defineInterface({
   interfaceId: INTERFACE_ID,
   description: 'Fluxer bot (FLUXER_BOT_TOKEN; FLUXER_API_BASE_URL / FLUXER_GATEWAY_URL for a self-hosted server).',
   requiredConfig: ['FLUXER_BOT_TOKEN'],
-  needs: ['chain', 'voice'],
+  needs: ['chain', 'voice', 'clock'],
   chatPlatform: true,
   create: (context) => {
     const { services, config, logger, reportConnection } = context;
-    const sender = new FluxerSender({ rest: () => connection.rest, allowed: () => allowedFoldersOf(context), logger });
+    const sender = new FluxerSender({ rest: () => connection.rest, allowed: () => allowedFoldersOf(context), logger, clock: services.clock });
     const onMessage = messageHandler({
       chain: services.chain,
       voice: services.voice,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
-import { type AllowedFolders, type ComponentContext, realLocalFile, splitMessage, TypingIndicators } from '../../src/components/contract.ts';
+import { type AllowedFolders, type ClockPort, type ComponentContext, realLocalFile, splitMessage, TypingIndicators } from '../../src/components/contract.ts';
 import type { Conversation } from './paths.ts';
 import type { FluxerRest, MessageBody } from './rest.ts';
 
@@ -28,13 +28,17 @@ export interface SenderOptions {
   rest(): FluxerRest | undefined;
   allowed(): AllowedFolders;
   logger: ComponentContext['logger'];
+  /** The host's clock, which times "typing...". */
+  clock: ClockPort;
 }
 
 /** What the bot posts: text split at 2000 characters, files uploaded from the allowed folders, "typing...". */
 export class FluxerSender {
-  private readonly typings = new TypingIndicators();
+  private readonly typings: TypingIndicators;
 
-  constructor(private readonly options: SenderOptions) {}
+  constructor(private readonly options: SenderOptions) {
+    this.typings = new TypingIndicators(options.clock);
+  }
 
   /** Sends `text` in as many messages as it takes; the first answers `replyTo` when given. */
   async text(conversation: Conversation, text: string, replyTo?: string): Promise<void> {

@@ -23,9 +23,9 @@ export function userAccountInterface(makeClient: ClientFactory) {
     description: 'Telegram user account (development): answers private messages (TELEGRAM_API_ID, TELEGRAM_API_HASH, TELEGRAM_SESSION).',
     requiredConfig: ['TELEGRAM_API_ID', 'TELEGRAM_API_HASH', 'TELEGRAM_SESSION'],
     chatPlatform: true,
-    needs: ['chain'],
-    create: ({ services: { chain }, config, logger, reportConnection }) => {
-      const typing = new TypingIndicators();
+    needs: ['chain', 'clock'],
+    create: ({ services: { chain, clock }, config, logger, reportConnection }) => {
+      const typing = new TypingIndicators(clock);
       let client: UserAccountClient | undefined;
 
       const receive = async (current: UserAccountClient, message: PrivateMessage) => {

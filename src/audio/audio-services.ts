@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BodyServer } from '../body/body-server.ts';
+import type { Clock } from '../body/clock.ts';
 import type { MessagingServices } from '../chain/assistant.ts';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
@@ -38,6 +39,8 @@ export interface AudioOptions {
   config: ConfigStore;
   logger: Logger;
   cwd: string;
+  /** The process's clock: the engines' deadlines (VOX_TIMEOUT_SECONDS, transcription) run on it. */
+  clock: Clock;
   /** Absent in unit tests that exercise the pipeline alone. */
   body?: BodyServer;
   messaging?: MessagingServices;
@@ -47,18 +50,18 @@ const BUILT_IN = new Set([LOCAL_VOX_ENGINE, HTTP_VOX_ENGINE, LOCAL_AURIS_ENGINE,
 
 /** Builds Auris, Vox and Live with their built-in engines, and connects them to the body and the chain. */
 export async function startAudio(options: AudioOptions): Promise<AudioServices> {
-  const { config, cwd } = options;
+  const { config, cwd, clock } = options;
   const logger = options.logger.child({ component: 'audio' });
   const engines = {
-    auris: new EngineRegistry<AurisEngine>({ kind: 'Auris', config, logger, activeKey: 'ACTIVE_AURIS_ENGINE', settingsKey: 'AURIS_ENGINE_SETTINGS' }),
-    vox: new EngineRegistry<VoxEngine>({ kind: 'Vox', config, logger, activeKey: 'ACTIVE_VOX_ENGINE', settingsKey: 'VOX_ENGINE_SETTINGS' }),
-    live: new EngineRegistry<LiveEngine>({ kind: 'Live', config, logger, activeKey: 'LIVE_CORTEX' }),
+    auris: new EngineRegistry<AurisEngine>({ kind: 'Auris', config, logger, clock, activeKey: 'ACTIVE_AURIS_ENGINE', settingsKey: 'AURIS_ENGINE_SETTINGS' }),
+    vox: new EngineRegistry<VoxEngine>({ kind: 'Vox', config, logger, clock, activeKey: 'ACTIVE_VOX_ENGINE', settingsKey: 'VOX_ENGINE_SETTINGS' }),
+    live: new EngineRegistry<LiveEngine>({ kind: 'Live', config, logger, clock, activeKey: 'LIVE_CORTEX' }),
   };
   const outputDir = () => resolve(cwd, config.get('VOX_OUTPUT_DIR'));
   const files = new SpeechFiles(outputDir);
   const body = options.body ? speakingBody(options.body, logger) : undefined;
-  const vox = new VoxPlugin({ engines: engines.vox, config, files, outlets: new SpeechOutlets(), body, logger: logger.child({ subsystem: 'vox' }) });
-  const auris = new AurisPlugin(engines.auris, logger.child({ subsystem: 'auris' }));
+  const vox = new VoxPlugin({ engines: engines.vox, config, clock, files, outlets: new SpeechOutlets(), body, logger: logger.child({ subsystem: 'vox' }) });
+  const auris = new AurisPlugin(engines.auris, clock, logger.child({ subsystem: 'auris' }));
   const live = new LivePlugin({ engines: engines.live, vox, outlets: vox.outlets, logger: logger.child({ subsystem: 'live' }) });
 
   engines.vox.register(LOCAL_VOX_ENGINE, createLocalVoxEngine, { local: true, streaming: false, voice_cloning: false, emotions: true });

@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import type { Clock } from '../body/clock.ts';
 import type { ConfigChange, ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 
@@ -16,6 +17,8 @@ export interface EngineContext {
   settings: Record<string, unknown>;
   config: ConfigStore;
   logger: Logger;
+  /** The process's clock, for an engine's own deadlines. */
+  clock: Clock;
 }
 
 export type EngineFactory<E> = (context: EngineContext) => E | Promise<E>;
@@ -49,6 +52,8 @@ export interface RegistryOptions {
   kind: string;
   config: ConfigStore;
   logger: Logger;
+  /** Handed to each engine it builds. */
+  clock: Clock;
   /** The variable naming the active engine (ACTIVE_VOX_ENGINE ...). */
   activeKey: 'ACTIVE_AURIS_ENGINE' | 'ACTIVE_VOX_ENGINE' | 'LIVE_CORTEX';
   /** The variable holding the settings JSON, when the subsystem has one. */
@@ -139,7 +144,7 @@ export class EngineRegistry<E extends EngineLifecycle> {
   private async load(entry: Registration<E>): Promise<E> {
     const factory = typeof entry.source === 'string' ? await importFactory<E>(entry.source) : entry.source;
     const settings = this.options.settingsKey ? (this.options.config.get(this.options.settingsKey) as Record<string, unknown>) : {};
-    const engine = await factory({ settings, config: this.options.config, logger: this.logger.child({ engine: entry.name }) });
+    const engine = await factory({ settings, config: this.options.config, clock: this.options.clock, logger: this.logger.child({ engine: entry.name }) });
     await engine.setup?.();
     this.logger.info({ engine: entry.name }, `${this.options.kind} engine ready`);
     return engine;

@@ -56,7 +56,7 @@ const join = (base: string, path: string) => `${base.replace(/\/+$/, '')}/${path
 
 export function externalVoxEngine(endpoint: ExternalEndpoint): EngineFactory<VoxEngine> {
   const extra = endpoint.extra_config;
-  return ({ config, logger }) => {
+  return ({ config, logger, clock }) => {
     const options = (): HttpTtsOptions => ({
       endpoints: [join(endpoint.base_url, extra.tts_endpoint_path)],
       apiKey: endpoint.api_key,
@@ -73,7 +73,7 @@ export function externalVoxEngine(endpoint: ExternalEndpoint): EngineFactory<Vox
     return {
       outputFormat: extra.tts_format,
       sampleRate: extra.tts_sample_rate,
-      generate: (text, _emotion, request) => fetchSpeech(options(), text, request, logger),
+      generate: (text, _emotion, request) => fetchSpeech(options(), text, request, { logger, clock }),
     };
   };
 }

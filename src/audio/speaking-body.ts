@@ -16,6 +16,7 @@ export function speakingBody(body: BodyServer, logger: Logger): SpeakingBody & {
   const { clock } = body;
   const timers = new Set<TimerHandle>();
   let counter = 0;
+  let talking: string | undefined;
   return {
     speak({ url, durationS, lipsync }) {
       body.setAudio({ url, audio_duration_s: durationS, ...(lipsync ? { lipsync_data: lipsync } : {}) });
@@ -27,11 +28,18 @@ export function speakingBody(body: BodyServer, logger: Logger): SpeakingBody & {
         logger.warn({ err: error }, 'the body refused the talk animation');
         return;
       }
+      talking = contextId;
       const timer = clock.setTimeout(() => {
         timers.delete(timer);
+        if (talking === contextId) talking = undefined;
         body.stopAnimation(contextId);
       }, durationS * 1000);
       timers.add(timer);
+    },
+    silence() {
+      body.clearAudio();
+      if (talking !== undefined) body.stopAnimation(talking);
+      talking = undefined;
     },
     stop() {
       for (const timer of timers) clock.clearTimeout(timer);

@@ -1,5 +1,5 @@
 import type { BodyServer } from '../body/body-server.ts';
-import { type Clock, systemClock } from '../body/clock.ts';
+import type { Clock } from '../body/clock.ts';
 import { CompatBridge } from '../compat/compat-bridge.ts';
 import { WebChat } from '../chat/web-chat.ts';
 import type { BodyPort, HostServices, UploadsPort } from '../components/contract.ts';
@@ -43,8 +43,8 @@ export interface AssistantOptions {
   metrics: Metrics;
   /** Long-term memory, as the `memory` service. */
   memory: MemoryStore;
-  /** The components' `clock` service; tests pass a manual clock. */
-  clock?: Clock;
+  /** The process's one clock: the components' `clock` service, the chain's deadlines, the compat timers. */
+  clock: Clock;
 }
 
 /**
@@ -88,7 +88,7 @@ function bodyPort(body: BodyServer): BodyPort {
 }
 
 export function createAssistant(options: AssistantOptions): Assistant {
-  const { config, logger, database, body } = options;
+  const { config, logger, database, body, clock } = options;
   const history = historyPort({ db: database.db, dialect: database.dialect, config, logger, ...(options.history ? { history: options.history } : {}) });
   const speech = new SpeechSlot();
   const voice = new VoiceSlot();
@@ -106,8 +106,8 @@ export function createAssistant(options: AssistantOptions): Assistant {
     voice,
     metrics: { observeStage: (stage, seconds) => options.metrics.observeStage(stage, seconds) },
     memory: options.memory,
-    completion: completionPort(cortex, config, completions.signal),
-    clock: options.clock ?? systemClock,
+    completion: completionPort(cortex, config, completions.signal, clock),
+    clock,
     activity: activityPort(new ActivityLogRepository(database.db)),
     inbox: { recent: (source, limit) => integrations.stored(source, limit) },
     stream,
@@ -116,15 +116,15 @@ export function createAssistant(options: AssistantOptions): Assistant {
   const operators = operatorRule(config, components);
   const delivery = new Delivery({ registry: components, mayOperate: operators.mayOperate, logger });
   const cortex = new CortexSelector(components, config);
-  const chain = new MessageChain({ registry: components, delivery, operators, cortex, history, body, config, logger, speech, metrics: options.metrics });
+  const chain = new MessageChain({ registry: components, delivery, operators, cortex, history, body, config, logger, speech, clock, metrics: options.metrics });
   options.metrics.gauge('anima_chain_queue_depth', 'Messages being answered or waiting in the chain', () => chain.pending);
-  const integrations = new Integrations(new IntegrationsRepository(database.db), chain, { logger, ...(options.clock ? { clock: options.clock } : {}) });
+  const integrations = new Integrations(new IntegrationsRepository(database.db), chain, { logger, clock });
   const webChat = new WebChat({ chain, logger: logger.child({ component: 'web_chat' }) });
-  const compat = new CompatBridge({ chain, config, logger: logger.child({ component: 'compat' }) });
+  const compat = new CompatBridge({ chain, config, clock, logger: logger.child({ component: 'compat' }) });
   const stream = new StreamDesk({
     chain,
     voice,
-    clock: options.clock ?? systemClock,
+    clock,
     config,
     logger: logger.child({ component: 'stream_mode' }),
     silence: () => body.clearAudio(),

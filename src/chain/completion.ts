@@ -1,3 +1,4 @@
+import type { Clock } from '../body/clock.ts';
 import type { CompletionPort } from '../components/contract.ts';
 import type { ConfigStore } from '../config/store.ts';
 import { collectStream } from './collect.ts';
@@ -5,7 +6,7 @@ import type { CortexSelector } from './cortex-selector.ts';
 import { linkedSignal } from './linked-signal.ts';
 
 /** The host's own background completions on the active Cortex engine, bounded by CORTEX_TIMEOUT_S and the chain's stop. */
-export function completionPort(cortex: CortexSelector, config: ConfigStore, stopping: AbortSignal): CompletionPort {
+export function completionPort(cortex: CortexSelector, config: ConfigStore, stopping: AbortSignal, clock: Clock): CompletionPort {
   return {
     async complete({ messages, interfacePath, responseFormat, signal }) {
       const engine = cortex.engine();
@@ -14,6 +15,7 @@ export function completionPort(cortex: CortexSelector, config: ConfigStore, stop
       const linked = linkedSignal([stopping, signal], {
         ms: seconds * 1000,
         reason: () => new Error(`no complete answer within ${seconds} s (CORTEX_TIMEOUT_S)`),
+        clock,
       });
       try {
         const text = messages.filter((turn) => turn.role === 'user').at(-1)?.content ?? '';

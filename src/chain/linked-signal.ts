@@ -1,3 +1,5 @@
+import type { Clock } from '../body/clock.ts';
+
 export interface LinkedSignal {
   signal: AbortSignal;
   /** Stops the timer and the listeners on the sources; call it once the work is over. */
@@ -6,11 +8,11 @@ export interface LinkedSignal {
 
 /**
  * A signal that aborts with the first of `sources` to abort, or with `deadline.reason()` once
- * `deadline.ms` has passed. A plain timer and listeners rather than AbortSignal.any over
- * AbortSignal.timeout: on Node 20 that pair can be collected before its timer fires, and it costs more
- * per call on a hot path.
+ * `deadline.ms` has passed on `deadline.clock`. A timer on the process's clock and listeners rather than
+ * AbortSignal.any over AbortSignal.timeout: tests drive the deadline by hand, and on Node 20 that pair can
+ * be collected before its timer fires.
  */
-export function linkedSignal(sources: Array<AbortSignal | undefined>, deadline?: { ms: number; reason: () => Error }): LinkedSignal {
+export function linkedSignal(sources: Array<AbortSignal | undefined>, deadline?: { ms: number; reason: () => Error; clock: Clock }): LinkedSignal {
   const controller = new AbortController();
   const listening: AbortSignal[] = [];
   const abort = (reason: unknown) => {
@@ -28,11 +30,11 @@ export function linkedSignal(sources: Array<AbortSignal | undefined>, deadline?:
     source.addEventListener('abort', onAbort, { once: true });
     listening.push(source);
   }
-  const timer = deadline && deadline.ms > 0 && !controller.signal.aborted ? setTimeout(() => abort(deadline.reason()), deadline.ms) : undefined;
+  const timer = deadline && deadline.ms > 0 && !controller.signal.aborted ? deadline.clock.setTimeout(() => abort(deadline.reason()), deadline.ms) : undefined;
   return {
     signal: controller.signal,
     dispose() {
-      clearTimeout(timer);
+      if (timer !== undefined) deadline?.clock.clearTimeout(timer);
       for (const source of listening) source.removeEventListener('abort', onAbort);
     },
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { linkedSignal, type LinkedSignal } from './linked-signal.ts';
 import type { BodyServer } from '../body/body-server.ts';
+import type { Clock, TimerHandle } from '../body/clock.ts';
 import type { CompletedTurn, CortexInstance, InterfaceDefinition, PromptTurn } from '../components/contract.ts';
 import type { Asker, Delivery } from '../components/delivery.ts';
 import {
@@ -54,7 +55,8 @@ export interface ChainOptions {
   speech: SpeechSlot;
   /** Where the model's first token, its whole answer and the chain's own time are recorded. */
   metrics?: Pick<Metrics, 'observeStage'>;
-  now?: () => number;
+  /** The process's clock: the rate limits, CORTEX_TIMEOUT_S and the context budget run on it. */
+  clock: Clock;
 }
 
 /**
@@ -80,7 +82,7 @@ export class MessageChain {
     this.queue = new ConversationQueue(() => config.get('CHAT_MAX_PARALLEL'));
     this.limiter = new UserRateLimiter(
       () => ({ burst: config.get('CHAT_RATE_LIMIT_BURST'), perMinute: config.get('CHAT_RATE_LIMIT_PER_MINUTE') }),
-      options.now,
+      () => options.clock.now(),
     );
     registerBusyProbe(options.body, () => this.inFlight > 0);
   }
@@ -232,15 +234,20 @@ export class MessageChain {
       generation = linkedSignal([this.stopping.signal, options.signal], {
         ms: seconds * 1000,
         reason: () => new Error(`no complete answer within ${seconds} s (CORTEX_TIMEOUT_S)`),
+        clock: this.options.clock,
       });
       const { signal } = generation;
       animation.generating(message.hints.animation ?? 'write');
       const asked = performance.now();
+      const observe = (stage: 'llm_first_token' | 'llm_total' | 'chain', seconds: number) => {
+        this.options.metrics?.observeStage(stage, seconds);
+        options.onStage?.(stage, seconds);
+      };
       let firstToken = true;
       // Emotion tags leave the text here, before any stream, chat, history row or voice sees it.
       const tags = new EmotionTagStripper();
       const onDelta = (delta: string) => {
-        if (firstToken) this.options.metrics?.observeStage('llm_first_token', (performance.now() - asked) / 1000);
+        if (firstToken) observe('llm_first_token', (performance.now() - asked) / 1000);
         firstToken = false;
         const shown = tags.push(delta);
         if (shown !== '') options.onDelta?.(shown);
@@ -256,7 +263,7 @@ export class MessageChain {
         signal,
         onDelta,
       );
-      this.options.metrics?.observeStage('llm_total', (performance.now() - asked) / 1000);
+      observe('llm_total', (performance.now() - asked) / 1000);
       const tail = tags.flush();
       if (tail !== '') options.onDelta?.(tail);
       const parsed = parseReply(tags.text);
@@ -271,7 +278,7 @@ export class MessageChain {
         logger: this.logger,
       });
       animation.end();
-      this.options.metrics?.observeStage('chain', (performance.now() - started) / 1000);
+      observe('chain', (performance.now() - started) / 1000);
       this.announceReply({ ...turn, reply: parsed.text, emotions: emotionCues(tags.found, parsed.actions) });
       return { outcome: 'answered', report };
     } catch (error) {
@@ -324,14 +331,15 @@ export class MessageChain {
     }
     // Most contexts are ready at once (the time); only a pending one gets a deadline.
     if (!(context instanceof Promise)) return context;
-    let timer: NodeJS.Timeout | undefined;
+    const { clock } = this.options;
+    let timer: TimerHandle;
     const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => {
+      timer = clock.setTimeout(() => {
         this.logger.warn({ name: entry.name, budget_ms: CONTEXT_BUDGET_MS }, "a component's prompt context was not ready in time; the message goes without it");
         resolve(undefined);
       }, CONTEXT_BUDGET_MS);
     });
-    return Promise.race([context.catch(failed), late]).finally(() => clearTimeout(timer));
+    return Promise.race([context.catch(failed), late]).finally(() => clock.clearTimeout(timer));
   }
 
   /** Tells the active components an answer went out; their work runs after this turn and never holds the chain. */

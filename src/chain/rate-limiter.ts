@@ -21,7 +21,8 @@ export class UserRateLimiter {
 
   constructor(
     private readonly limits: () => RateLimits,
-    private readonly now: () => number = Date.now,
+    /** The process's clock (`Clock.now`). */
+    private readonly now: () => number,
   ) {}
 
   take(user: string): RateDecision {

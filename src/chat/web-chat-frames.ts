@@ -14,6 +14,16 @@ export interface WebChatEntry {
   interface_path: string;
 }
 
+/** One turn's stage times in seconds, for the latency panel (`stt` and `voice_loop` for spoken turns only). */
+export interface TurnStages {
+  stt?: number;
+  llm_first_token?: number;
+  llm_total?: number;
+  tts_first_audio?: number;
+  voice_loop?: number;
+  chain?: number;
+}
+
 /** Server frames of the web chat (contract: "Chat over the web UI socket"). */
 export type WebChatFrame =
   | { type: 'chat_history'; interface_path: string; messages: WebChatEntry[]; restored?: boolean }
@@ -22,4 +32,10 @@ export type WebChatFrame =
   | { type: 'chat_error'; message: string }
   /** The chat history's database stopped or started answering (sent at join while it does not). */
   | { type: 'database_status'; reachable: boolean; pending_writes: number }
+  /** A piece of the reply `id` as the model writes it; its final chat_message carries the same id and the whole text. */
+  | { type: 'chat_delta'; id: string; text: string }
+  /** Stop playing that utterance at once and drop its queued pieces (a barge-in). */
+  | { type: 'tts_stop'; utterance_id: string }
+  /** Sent when a turn ends. */
+  | { type: 'turn_stages'; interface_path: string; stages: TurnStages }
   | TtsPlayMessage;

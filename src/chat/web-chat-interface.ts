@@ -1,4 +1,7 @@
-import type { SpeechOutlets } from '../audio/vox/outlets.ts';
+import type { VoxPlugin } from '../audio/vox/vox-plugin.ts';
+import type { Clock } from '../body/clock.ts';
+import type { ConfigStore } from '../config/store.ts';
+import type { Metrics } from '../system/metrics.ts';
 import type { ComponentRegistry } from '../components/registry.ts';
 import type { ChatArchives, HistoryClearedEvent, HistoryRestoredEvent } from '../history/chat-archives.ts';
 import type { ChatHistory } from '../history/chat-history.ts';
@@ -26,11 +29,31 @@ export function webChatUnavailable(registry: ComponentRegistry): string {
 /**
  * Once per process: Vox's speech for `webui/...` reaches the conversation's windows as `tts_play`, and
  * archive restores and clears replace what those windows show, and every window learns when the history's
- * database stops or starts answering, while the webui interface is loaded. Returns the disposer.
+ * database stops or starts answering, while the webui interface is loaded. Plain answers are spoken
+ * through Vox (WEBUI_SPEAK_REPLIES). Returns the disposer.
  */
-export function connectWebChat(deps: WebChatHost & { outlets: SpeechOutlets; archives: ChatArchives; history: ChatHistory }): () => void {
+export function connectWebChat(
+  deps: WebChatHost & {
+    vox: VoxPlugin;
+    config: ConfigStore;
+    clock: Clock;
+    metrics: Pick<Metrics, 'observeStage'>;
+    archives: ChatArchives;
+    history: ChatHistory;
+  },
+): () => void {
   const chat = () => webChatIfLoaded(deps);
-  const unregister = deps.outlets.register(WEBUI_INTERFACE, {
+  const { vox, config, history, metrics } = deps;
+  deps.webChat.useVoice({
+    speaksReplies: () => vox.enabled && config.get('WEBUI_SPEAK_REPLIES'),
+    defaultSwitch: () => config.get('WEBUI_SPEAK_REPLIES'),
+    prepare: (request) => vox.prepare(request),
+    schedule: () => vox.schedule(),
+    clock: deps.clock,
+    editOwn: (interfacePath, original, text) => history.editOwn(interfacePath, original, text),
+    observeStage: (stage, seconds) => metrics.observeStage(stage, seconds),
+  });
+  const unregister = vox.outlets.register(WEBUI_INTERFACE, {
     audio: async (audio) => chat()?.speak(audio) ?? false,
     text: async (interfacePath, text) => chat()?.say(interfacePath, text) ?? false,
   });
@@ -40,6 +63,7 @@ export function connectWebChat(deps: WebChatHost & { outlets: SpeechOutlets; arc
   deps.archives.on('history_cleared', cleared);
   const unwatch = deps.history.onDatabaseStatus((status) => chat()?.databaseStatus(status));
   return () => {
+    deps.webChat.useVoice(undefined);
     unwatch();
     unregister();
     deps.archives.off('history_restored', restored);

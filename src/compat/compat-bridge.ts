@@ -1,3 +1,4 @@
+import type { Clock, TimerHandle } from '../body/clock.ts';
 import { deliveredText, type ChainPort, type TokenUsage } from '../components/contract.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
@@ -73,7 +74,12 @@ export class CompatBridge {
   /** Answers in progress: how to stop each, and when it has finished. */
   private readonly inFlight = new Map<AbortController, Promise<void>>();
 
-  constructor(private readonly deps: { chain: ChainPort; config: ConfigStore; logger: Logger }) {}
+  constructor(private readonly deps: { chain: ChainPort; config: ConfigStore; logger: Logger; clock: Clock }) {}
+
+  /** The clock of its stall timers, which the routes' header flush shares. */
+  get clock(): Clock {
+    return this.deps.clock;
+  }
 
   /** Ends every answer in progress (shutdown); resolves once their clients have had their final chunk. */
   async cancelAll(): Promise<void> {
@@ -147,16 +153,28 @@ export class CompatBridge {
 
   /** COMPAT_STREAM_TIMEOUT restarts at each delta; COMPAT_COMPLETION_TIMEOUT runs once. 0 disables either. */
   private stallTimer(controller: AbortController, streaming: boolean) {
-    const { config } = this.deps;
+    const { config, clock } = this.deps;
     const seconds = streaming ? config.get('COMPAT_STREAM_TIMEOUT') : config.get('COMPAT_COMPLETION_TIMEOUT');
     const message = streaming
       ? `The model sent nothing for ${seconds} s (COMPAT_STREAM_TIMEOUT); the answer was stopped`
       : `The answer took longer than ${seconds} s (COMPAT_COMPLETION_TIMEOUT) and was stopped`;
-    const timer = seconds > 0 ? setTimeout(() => controller.abort(new StallError(message)), seconds * 1000) : undefined;
+    const windowMs = seconds * 1000;
+    let touched = clock.now();
+    // One timer per window rather than one per chunk: when it falls due it waits out what the last delta
+    // restarted, and stops the answer only after a whole window of silence.
+    const due = () => {
+      const quiet = clock.now() - touched;
+      if (streaming && quiet < windowMs) timer = clock.setTimeout(due, windowMs - quiet);
+      else controller.abort(new StallError(message));
+    };
+    let timer: TimerHandle | undefined = seconds > 0 ? clock.setTimeout(due, windowMs) : undefined;
     return {
-      // refresh() restarts the same timer: cheaper than a new one for every chunk.
-      touch: () => void (streaming && timer?.refresh()),
-      clear: () => clearTimeout(timer),
+      touch: () => {
+        touched = clock.now();
+      },
+      clear: () => {
+        if (timer !== undefined) clock.clearTimeout(timer);
+      },
     };
   }
 }

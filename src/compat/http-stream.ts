@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { Clock, TimerHandle } from '../body/clock.ts';
 
 /** Without a chunk by then, the headers go out alone, so a client waiting on a slow model knows it was accepted. */
 export const HEADERS_ALONE_AFTER_MS = 50;
@@ -17,10 +18,10 @@ export interface ResponseStream {
  * A streamed 200 answer written straight to the socket, with the headers Fastify's hooks set so far
  * (CORS). Until it is opened, an error is still an ordinary error response.
  */
-export function responseStream(reply: FastifyReply, contentType: string): ResponseStream {
+export function responseStream(reply: FastifyReply, contentType: string, clock: Clock): ResponseStream {
   let started = false;
   /** Flushes the headers alone; cleared by the first write. */
-  let alone: NodeJS.Timeout | undefined;
+  let alone: TimerHandle | undefined;
   const open = () => {
     if (started) return;
     started = true;
@@ -33,13 +34,14 @@ export function responseStream(reply: FastifyReply, contentType: string): Respon
     });
     // One write and one wake-up of the client instead of two when the model answers quickly (as Ollama
     // sends them); a slow model (loading, a queue) still lets the client see the request accepted.
-    alone = setTimeout(() => {
+    alone = clock.setTimeout(() => {
       if (!reply.raw.destroyed) reply.raw.flushHeaders();
     }, HEADERS_ALONE_AFTER_MS);
   };
   const commit = () => {
     open();
-    clearTimeout(alone);
+    if (alone !== undefined) clock.clearTimeout(alone);
+    alone = undefined;
   };
   return {
     open,

@@ -73,6 +73,8 @@ export interface SubmitOptions {
   awaitsReply?: boolean;
   /** Each text delta of the engine as it streams, before the reply is parsed for actions. */
   onDelta?: (delta: string) => void;
+  /** This answer's stage times in seconds (`llm_first_token`, `llm_total`, `chain`), as the metrics get them. */
+  onStage?: (stage: 'llm_first_token' | 'llm_total' | 'chain', seconds: number) => void;
   /** The asker went away or gave up: the generation stops (the engine's request is aborted). */
   signal?: AbortSignal;
   onUsage?: (usage: TokenUsage) => void;

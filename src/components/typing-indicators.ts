@@ -1,3 +1,5 @@
+import type { ClockPort } from './contract.ts';
+
 /** After this long an answer is noticeably slow, so the platform shows "typing…"; an instant one never waits for it. */
 const TYPING_DELAY_MS = 1000;
 /** Discord-style platforms show "typing…" for about 10 s per request, so it is repeated a little sooner. */
@@ -7,14 +9,19 @@ const TYPING_REPEAT_MS = 8000;
 export class TypingIndicators {
   private readonly active = new Set<() => void>();
 
+  /** On the host's clock (the components' `clock` service), so tests move the indicators' time by hand. */
+  constructor(private readonly clock: ClockPort) {}
+
   /** Calls `show` once the answer has taken a second, then every 8 s, until the returned function is called. */
   start(show: () => void): () => void {
-    let timer = setTimeout(() => {
+    const { clock } = this;
+    const repeat = () => {
       show();
-      timer = setInterval(show, TYPING_REPEAT_MS);
-    }, TYPING_DELAY_MS);
+      timer = clock.setTimeout(repeat, TYPING_REPEAT_MS);
+    };
+    let timer = clock.setTimeout(repeat, TYPING_DELAY_MS);
     const stop = () => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       this.active.delete(stop);
     };
     this.active.add(stop);

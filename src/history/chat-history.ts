@@ -59,6 +59,18 @@ export interface DatabaseStatus {
   unreachable_since: string | null;
 }
 
+/** A correction of the assistant's own newest message that reads `original` (a reply cut short by a barge-in). */
+interface OwnTextEdit {
+  kind: 'edit';
+  interface_path: string;
+  original: string;
+  message_text: string;
+}
+
+/** What the retry queue holds: new rows, and corrections, in the order they were made. */
+type HistoryWrite = NewChatHistoryRow | OwnTextEdit;
+const isEdit = (write: HistoryWrite): write is OwnTextEdit => 'kind' in write;
+
 export interface HistoryQuery {
   limit: number;
   /** ISO 8601. */
@@ -108,7 +120,7 @@ export function assertInterfacePath(path: string): void {
 
 /** The in-process history functions of the spec (save_chat_message, load_chat_history, ...). */
 export class ChatHistory {
-  private readonly queue: WriteQueue<NewChatHistoryRow, boolean>;
+  private readonly queue: WriteQueue<HistoryWrite, boolean>;
   private readonly clock: MicrosecondClock;
   /** Saves of one path run one after another, so two cleanups of one conversation never interleave. */
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -117,8 +129,11 @@ export class ChatHistory {
   constructor(private readonly options: ChatHistoryOptions) {
     this.clock = options.clock ?? new MicrosecondClock();
     this.queue = new WriteQueue(
-      (row) => this.write(row),
-      (row) => ({ interface_path: row.interface_path, timestamp: databaseToIso(row.timestamp) }),
+      (write) => this.write(write),
+      (write) =>
+        isEdit(write)
+          ? { interface_path: write.interface_path, edit: true }
+          : { interface_path: write.interface_path, timestamp: databaseToIso(write.timestamp) },
       options.logger.child({ component: 'history' }),
       options.retry ?? DEFAULT_RETRY_POLICY,
       {
@@ -152,8 +167,13 @@ export class ChatHistory {
     return run;
   }
 
-  private write(row: NewChatHistoryRow): Promise<boolean> {
-    return this.serialize(row.interface_path, () => this.options.repository.saveAndTrim(row, this.options.keep()));
+  private write(write: HistoryWrite): Promise<boolean> {
+    const { repository } = this.options;
+    return this.serialize(write.interface_path, () =>
+      isEdit(write)
+        ? repository.replaceNewestText(write.interface_path, SELF_SENDER, write.original, write.message_text)
+        : repository.saveAndTrim(write, this.options.keep()),
+    );
   }
 
   /** save_chat_message: saves, then keeps only the newest CHAT_HISTORY messages of that path. */
@@ -185,6 +205,16 @@ export class ChatHistory {
   }
 
   /**
+   * The assistant's newest message of the path that reads `original` now reads `text` (a spoken reply cut
+   * short: only what was heard stays). Through the retry queue, after the saves before it. False when
+   * no such message is stored.
+   */
+  async editOwn(interfacePath: string, original: string, text: string): Promise<boolean> {
+    const outcome = await this.queue.submit({ kind: 'edit', interface_path: interfacePath, original, message_text: text });
+    return outcome.status === 'queued' || outcome.result;
+  }
+
+  /**
    * load_chat_history: the newest messages of one path (CHAT_HISTORY by default), oldest first. While the
    * database is unreachable, the messages of that path held for its return: an answer then still sees
    * the message it answers, and a window opened meanwhile what was said since.
@@ -197,7 +227,7 @@ export class ChatHistory {
     } catch (error) {
       if (!isTransientDatabaseError(error)) throw error;
       this.options.logger.warn({ err: error, interface_path: interfacePath }, 'chat history database unreachable; only the messages held for it are loaded');
-      const held = this.queue.queued.filter((row) => row.interface_path === interfacePath);
+      const held = this.queue.queued.filter((row): row is NewChatHistoryRow => !isEdit(row) && row.interface_path === interfacePath);
       // Not stored yet, so no row id: 0.
       return held.slice(-limit).map((row) => toHistoryMessage({ ...row, id: 0 }));
     }

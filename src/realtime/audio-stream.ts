@@ -1,15 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
+import type { Clock, TimerHandle } from '../body/clock.ts';
 import { UnknownEngineError } from '../audio/engine-registry.ts';
 import type { LiveEvent } from '../audio/live/contract.ts';
 import type { LiveSession, LiveSink } from '../audio/live/live-plugin.ts';
+import { webChatIfLoaded } from '../chat/web-chat-interface.ts';
 import type { Services } from '../services.ts';
+import type { Metrics } from '../system/metrics.ts';
+import { heardTiming, isWebConversation, type VoiceConversations, webVoiceBinding } from './web-voice.ts';
 
-/** The first frame after the hello. `engine` defaults to LIVE_CORTEX. */
+/**
+ * The first frame after the hello. `engine` defaults to LIVE_CORTEX. `interface_path` binds the socket to
+ * a web conversation a window shows: finals are heard there, and speech interrupts what it says aloud.
+ */
 export const LiveConfigFrameSchema = z.looseObject({
   sample_rate: z.number().int().min(8000).max(48000),
   engine: z.string().trim().min(1).max(64).optional(),
+  interface_path: z.string().max(200).refine(isWebConversation, 'must be a web conversation (webui/<session_id>)').optional(),
 });
 export type LiveConfigFrame = z.infer<typeof LiveConfigFrameSchema>;
 
@@ -34,12 +42,17 @@ const SUSTAINED_SPEED = 8;
 /** Seconds of audio a client may send: a bucket refilled at SUSTAINED_SPEED seconds per second. */
 class AudioBudget {
   private seconds = BURST_SECONDS;
-  private at = Date.now();
+  private at: number;
 
-  constructor(private readonly bytesPerSecond: number) {}
+  constructor(
+    private readonly bytesPerSecond: number,
+    private readonly clock: Clock,
+  ) {
+    this.at = clock.now();
+  }
 
   take(bytes: number): boolean {
-    const now = Date.now();
+    const now = this.clock.now();
     this.seconds = Math.min(BURST_SECONDS, this.seconds + ((now - this.at) / 1000) * SUSTAINED_SPEED);
     this.at = now;
     this.seconds -= bytes / this.bytesPerSecond;
@@ -49,12 +62,18 @@ class AudioBudget {
 
 const send = (socket: WebSocket, message: LiveServerMessage) => socket.readyState === socket.OPEN && socket.send(JSON.stringify(message));
 
-function sinkFor(socket: WebSocket): LiveSink {
+/** Events back to the socket; `speechStarted` is the bound conversation's barge-in. Finals time the recogniser (`stt`). */
+function sinkFor(socket: WebSocket, metrics: Metrics, speechStarted?: () => void): LiveSink {
   return {
     event(event: LiveEvent) {
-      if (event.type === 'VAD' && event.vadSignal) send(socket, { type: 'vad', signal: event.vadSignal });
-      else if (event.type === 'TRANSCRIPT' && event.text) send(socket, { type: event.isFinal ? 'final' : 'partial', text: event.text });
-      else if (event.type === 'ERROR') send(socket, { type: 'error', detail: event.detail ?? 'live engine error' });
+      if (event.type === 'VAD' && event.vadSignal) {
+        send(socket, { type: 'vad', signal: event.vadSignal });
+        if (event.vadSignal === 'speech_start') speechStarted?.();
+      } else if (event.type === 'TRANSCRIPT' && event.text) {
+        send(socket, { type: event.isFinal ? 'final' : 'partial', text: event.text });
+        const { sttS } = event.isFinal ? heardTiming(event.metadata) : {};
+        if (sttS !== undefined) metrics.observeStage('stt', sttS);
+      } else if (event.type === 'ERROR') send(socket, { type: 'error', detail: event.detail ?? 'live engine error' });
       else if (event.type === 'AUDIO' && event.audio && socket.readyState === socket.OPEN) {
         send(socket, {
           type: 'audio',
@@ -90,11 +109,13 @@ function parseConfig(data: RawData, isBinary: boolean): { ok: true; frame: LiveC
 /**
  * WS /api/audio/stream: hello, then the config frame, then binary 16-bit mono PCM. Events `vad`,
  * `partial`, `final` (and `audio` + a binary WAV frame for spoken answers) come back. A bad config frame
- * gets an error event and close 4400; garbage and floods close with 1008.
+ * (or an `interface_path` no window shows) gets an error event and close 4400; garbage and floods close
+ * with 1008. A socket bound to a web conversation speaks into it: its answers go to the windows.
  */
 export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const logger = services.logger.child({ component: 'audio-stream' });
   const { live } = services.audio;
+  const { clock } = services;
 
   app.get('/api/audio/stream', { websocket: true, config: { trust: 'hello' } }, (socket, request) => {
     const early: Array<[RawData, boolean]> = [];
@@ -102,7 +123,8 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
     let session: LiveSession | undefined;
     let budget: AudioBudget | undefined;
     let garbage = 0;
-    let configTimer: NodeJS.Timeout | undefined;
+    let configTimer: TimerHandle | undefined;
+    const stopConfigTimer = () => configTimer !== undefined && clock.clearTimeout(configTimer);
 
     const refuse = (code: number, detail: string) => {
       send(socket, { type: 'error', detail });
@@ -112,9 +134,18 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
 
     const configure = async (frame: LiveConfigFrame) => {
       state = 'opening';
-      clearTimeout(configTimer);
+      stopConfigTimer();
+      const path = frame.interface_path;
+      const chat: VoiceConversations | undefined = path === undefined ? undefined : webChatIfLoaded(services);
+      if (path !== undefined && !chat?.shows(path)) return refuse(BAD_CONFIG_CLOSE, `no web chat window shows ${path}`);
+      const binding = chat && path !== undefined ? webVoiceBinding(chat, path) : undefined;
       try {
-        session = await live.open({ engine: frame.engine, sampleRate: frame.sample_rate, sink: sinkFor(socket) });
+        session = await live.open({
+          engine: frame.engine,
+          sampleRate: frame.sample_rate,
+          sink: sinkFor(socket, services.metrics, binding?.speechStarted),
+          ...(binding ? { conversation: binding.conversation, minSpeechMs: binding.minSpeechMs } : {}),
+        });
       } catch (error) {
         const detail =
           error instanceof UnknownEngineError
@@ -127,7 +158,7 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
       }
       if (socket.readyState !== socket.OPEN) return void session.close();
       state = 'streaming';
-      budget = new AudioBudget(frame.sample_rate * 2);
+      budget = new AudioBudget(frame.sample_rate * 2, clock);
       send(socket, { type: 'ready', session_id: session.id, sample_rate: frame.sample_rate, engine: frame.engine ?? live.activeEngine() ?? '' });
       for (const [data, isBinary] of early.splice(0)) receive(data, isBinary);
     };
@@ -162,10 +193,10 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
       });
       socket.on('close', () => {
         state = 'closed';
-        clearTimeout(configTimer);
+        stopConfigTimer();
         void session?.close();
       });
-      configTimer = setTimeout(() => state === 'config' && refuse(BAD_CONFIG_CLOSE, 'no config frame in time'), CONFIG_TIMEOUT_MS);
+      configTimer = clock.setTimeout(() => state === 'config' && refuse(BAD_CONFIG_CLOSE, 'no config frame in time'), CONFIG_TIMEOUT_MS);
     });
   });
 };

@@ -28,12 +28,33 @@ export const ChatSchema = z.object({
 });
 export type ChatClientMessage = z.infer<typeof ChatSchema>;
 
+/** The window's voice switch: whether it wants the conversation's answers spoken (sent after the hello and on each change). */
+export const VoiceSwitchSchema = z.object({ type: z.literal('voice'), speak: z.boolean() });
+
+/** How far a window got in an utterance when it stopped: piece `seq`, `offset_s` seconds into it (barge-in). */
+export const TtsHeardSchema = z.object({
+  type: z.literal('tts_heard'),
+  utterance_id: z.string().min(1).max(128),
+  seq: z.number().int().min(0).max(100_000),
+  offset_s: z.number().min(0).max(86_400),
+});
+
+/** What a web chat window sends about its conversation; answered only on `/ws`. */
+export type WebChatClientMessage = ChatClientMessage | z.infer<typeof VoiceSwitchSchema> | z.infer<typeof TtsHeardSchema>;
+
 /**
  * Everything a client may send on `/ws` and `/api/body/ws` after its hello. A later hello re-syncs the
- * socket (missing assets and full state again), for a client that reloaded its caches. `chat` is
- * answered only on `/ws`.
+ * socket (missing assets and full state again), for a client that reloaded its caches. `chat`, `voice`
+ * and `tts_heard` are answered only on `/ws`.
  */
-export const ClientMessageSchema = z.discriminatedUnion('type', [HelloSchema, AnimationCompleteSchema, PingSchema, ChatSchema]);
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  HelloSchema,
+  AnimationCompleteSchema,
+  PingSchema,
+  ChatSchema,
+  VoiceSwitchSchema,
+  TtsHeardSchema,
+]);
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 
 export type ProtocolErrorCode = 'invalid_json' | 'invalid_message' | 'binary_not_supported';

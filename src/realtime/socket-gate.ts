@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import type { Clock } from '../body/clock.ts';
 import { AppError } from '../errors.ts';
 import type { ListenerTrust, TrustPolicy } from '../trust.ts';
 import { HelloSchema, type Hello } from './protocol.ts';
@@ -45,11 +46,19 @@ export class SocketGate {
   constructor(
     private readonly policy: TrustPolicy,
     private readonly listener: ListenerTrust,
-    private readonly timeoutMs = HELLO_TIMEOUT_MS,
+    private readonly timeoutMs: number,
+    private readonly clock: Clock,
   ) {}
 
   openCount(): number {
     return this.open;
+  }
+
+  /** Sockets admitted to the gate and still waiting for their hello (their timeout is running). */
+  waitingCount(): number {
+    let waiting = 0;
+    for (const count of this.pending.values()) waiting += count;
+    return waiting;
   }
 
   /** Why an upgrade is refused before it happens: a foreign Host or origin, or too many waiting sockets. */
@@ -71,11 +80,12 @@ export class SocketGate {
     this.pending.set(address, (this.pending.get(address) ?? 0) + 1);
     let settled = false;
     let received = 0;
+    const { clock } = this;
 
     const settle = () => {
       if (settled) return false;
       settled = true;
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       socket.off('message', onMessage);
       request.socket.off('data', countBytes);
       const left = (this.pending.get(address) ?? 1) - 1;
@@ -105,7 +115,7 @@ export class SocketGate {
       });
       onAdmitted({ sessionId, hasAssets: hello.has_assets ?? [], hello });
     };
-    const timer = setTimeout(() => refuse('hello timeout'), this.timeoutMs);
+    const timer = clock.setTimeout(() => refuse('hello timeout'), this.timeoutMs);
     request.socket.on('data', countBytes);
     socket.on('message', onMessage);
     socket.on('close', settle);

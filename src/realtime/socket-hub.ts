@@ -51,7 +51,7 @@ export class SocketHub implements BodyTransport {
     socket.on('error', (error) => this.logger.debug({ err: error }, 'socket error'));
     this.gate.admit(socket, request, (admitted) => {
       const client: Client = { socket, sessionId: admitted.sessionId };
-      const budget = new TokenBucket(BURST_MESSAGES, MESSAGES_PER_SECOND);
+      const budget = new TokenBucket(BURST_MESSAGES, MESSAGES_PER_SECOND, () => this.body.clock.now());
       socket.on('message', (data, isBinary) => {
         if (budget.take()) this.receive(client, data, isBinary);
         else socket.close(POLICY_VIOLATION, 'too many messages');
@@ -154,6 +154,8 @@ export class SocketHub implements BodyTransport {
         this.write(client, encodeFrame({ type: 'pong' }));
         return;
       case 'chat':
+      case 'voice':
+      case 'tts_heard':
         if (client.chat) client.chat.receive(message);
         else this.write(client, encodeFrame({ type: 'error', code: 'invalid_message', message: 'chat is answered on /ws only' }));
         return;

@@ -6,7 +6,8 @@ export class TokenBucket {
   constructor(
     private readonly capacity: number,
     private readonly perSecond: number,
-    private readonly now: () => number = Date.now,
+    /** The process's clock (`Clock.now`), so a test refills the bucket by moving time. */
+    private readonly now: () => number,
   ) {
     this.tokens = capacity;
     this.refilledAt = now();

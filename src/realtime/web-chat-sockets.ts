@@ -4,11 +4,11 @@ import type { WebChatFrame } from '../chat/web-chat-frames.ts';
 import { toChatMessage, type ChatHistory, type ChatMessage } from '../history/chat-history.ts';
 import type { WebSessions } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';
-import type { ChatClientMessage } from './protocol.ts';
+import type { WebChatClientMessage } from './protocol.ts';
 
 /** One admitted socket's chat; both calls must not throw. */
 export interface SocketChatSession {
-  receive(message: ChatClientMessage): void;
+  receive(message: WebChatClientMessage): void;
   close(): void;
 }
 
@@ -46,7 +46,9 @@ export function webChatSockets(deps: { host: WebChatHost; sessions: WebSessions;
           ready
             .then(async () => {
               if (closed) return;
-              if (chat) await chat.receive(peer, session, message);
+              if (message.type === 'voice') chat?.setVoice(peer, message.speak);
+              else if (message.type === 'tts_heard') chat?.heard(session.interface_path, message);
+              else if (chat) await chat.receive(peer, session, message);
               else peer.send({ type: 'chat_error', message: webChatUnavailable(deps.host.components) });
             })
             .catch((error: unknown) => logger.error({ err: error }, 'handling a web chat message failed'));

@@ -56,7 +56,12 @@ export async function buildWebui(): Promise<{ outDir: string; ms: number }> {
   const hash = await sourceHash();
   const staging = `${WEBUI_OUTPUT}.${process.pid}.${Date.now()}`;
   const result = await build({
-    entryPoints: { app: join(WEBUI_SOURCE, 'main.ts'), style: join(WEBUI_SOURCE, 'styles.css') },
+    // The microphone's AudioWorklet is a module of its own: the audio thread loads it by URL.
+    entryPoints: {
+      app: join(WEBUI_SOURCE, 'main.ts'),
+      style: join(WEBUI_SOURCE, 'styles.css'),
+      'pcm-worklet': join(WEBUI_SOURCE, 'voice', 'pcm-worklet.ts'),
+    },
     outdir: join(staging, 'assets'),
     entryNames: '[name]-[hash]',
     chunkNames: 'chunk-[hash]',
@@ -86,7 +91,8 @@ export async function buildWebui(): Promise<{ outDir: string; ms: number }> {
   const html = template
     .replaceAll('%APP_SCRIPT%', `/assets/${basename(script)}`)
     .replace('%APP_STYLE%', `/assets/${basename(entry('styles.css')[0])}`)
-    .replace('%APP_PRELOADS%', preloads);
+    .replace('%APP_PRELOADS%', preloads)
+    .replace('%PCM_WORKLET%', `/assets/${basename(entry('pcm-worklet.ts')[0])}`);
   await writeFile(join(staging, 'index.html'), html);
   await writeFile(join(staging, STAMP), hash);
   await mkdir(join(WEBUI_OUTPUT, '..'), { recursive: true });

@@ -32,4 +32,8 @@ export type ServerMessage = BodyMessage | LegacyAnimationMessage | WebChatFrame 
 export type ClientMessage =
   | { type: 'hello'; token?: string; has_assets: string[] }
   | { type: 'animation_complete'; file: string; state: string }
-  | { type: 'chat'; text: string; id: string };
+  | { type: 'chat'; text: string; id: string }
+  /** This window's voice switch: whether replies are spoken here. */
+  | { type: 'voice'; speak: boolean }
+  /** How far an utterance played here before it stopped: piece `seq`, `offset_s` seconds into it. */
+  | { type: 'tts_heard'; utterance_id: string; seq: number; offset_s: number };

@@ -1,13 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVadEngine } from '../../src/audio/live/vad-engine.ts';
 import type { LiveEngine, LiveEvent } from '../../src/audio/live/contract.ts';
-import { resample } from '../../src/audio/live/webrtc-vad.ts';
-import { decodeWav } from '../../src/audio/wav.ts';
 import { ConfigStore } from '../../src/config/store.ts';
-import { audioHarness, pcmBytes, silentLogger } from '../helpers/audio.ts';
+import { audioHarness, engineContext as context, pcmBytes, spokenPcm, tone } from '../helpers/audio.ts';
 
 const RATE = 16000;
-const context = () => ({ logger: silentLogger(), settings: {}, config: ConfigStore.fromSources({}) });
+/** A tone the WebRTC detector keeps calling voice (it adapts to a low hum within frames). */
+const VOICED_HZ = 300;
 
 /** Feeds 20 ms chunks; the vad engine takes audio, so a missing sendAudio is a failure, not a skip. */
 function feeder(engine: LiveEngine) {
@@ -27,12 +26,7 @@ describe('the vad Live engine', () => {
   async function spoken(text: string): Promise<Int16Array> {
     const harness = await audioHarness();
     close = harness.close;
-    const engine = await harness.audio.engines.vox.get('local');
-    const wav = decodeWav((await engine.generate(text, undefined, { signal: new AbortController().signal })) as Uint8Array);
-    const speech = resample(wav.samples, wav.sampleRate, RATE);
-    const all = new Int16Array(RATE / 2 + speech.length + RATE);
-    all.set(speech, RATE / 2);
-    return all;
+    return spokenPcm(harness.audio, text, 1, RATE);
   }
 
   it('sends partial transcripts of a long utterance while it lasts, then its final, in order', async () => {
@@ -73,15 +67,64 @@ describe('the vad Live engine', () => {
     expect(heard.length).toBe(transcripts.length);
   });
 
+  it('ends an utterance after LIVE_VAD_SILENCE_MS of silence, read when each session opens', async () => {
+    const config = ConfigStore.fromSources({ environment: { LIVE_VAD_SILENCE_MS: '300' } });
+    const engine = await createVadEngine()(context(config));
+    /** Stream seconds (the engine's at_s, counted in frames, not wall clock) from the end of a 1 s tone to speech_end. */
+    const silenceBeforeEnd = async (session: string) => {
+      await engine.openSession(session, { sampleRate: RATE });
+      const events: LiveEvent[] = [];
+      const reading = (async () => {
+        for await (const event of engine.receiveEvents(session)) events.push(event);
+      })();
+      const audio = new Int16Array(RATE * 3);
+      audio.set(tone(1, RATE, VOICED_HZ), RATE / 2);
+      for (let offset = 0; offset < audio.length; offset += RATE / 50) await engine.sendAudio?.(session, pcmBytes(audio.subarray(offset, offset + RATE / 50)));
+      await engine.closeSession(session);
+      await reading;
+      const ends = events.filter((event) => event.vadSignal === 'speech_end');
+      expect(ends).toHaveLength(1);
+      return Number(ends[0]?.metadata.at_s) - 1.5;
+    };
+    const short = await silenceBeforeEnd('short');
+    await config.set('LIVE_VAD_SILENCE_MS', '1200');
+    const long = await silenceBeforeEnd('long');
+    // The detector's own hangover (a few frames heard as voice after the tone) comes on top of the setting.
+    expect(short).toBeGreaterThanOrEqual(0.3);
+    expect(short).toBeLessThan(0.5);
+    expect(long - short).toBeCloseTo(0.9, 5);
+  });
+
+  it('waits for the voiced run a session asks for before speech_start', async () => {
+    const engine = await createVadEngine()(context());
+    const starts = async (session: string, burstS: number, minSpeechMs?: number) => {
+      await engine.openSession(session, { sampleRate: RATE, ...(minSpeechMs === undefined ? {} : { minSpeechMs }) });
+      const events: LiveEvent[] = [];
+      const reading = (async () => {
+        for await (const event of engine.receiveEvents(session)) events.push(event);
+      })();
+      const audio = new Int16Array(RATE * 2);
+      audio.set(tone(burstS, RATE, VOICED_HZ), RATE / 2);
+      for (let offset = 0; offset < audio.length; offset += RATE / 50) await engine.sendAudio?.(session, pcmBytes(audio.subarray(offset, offset + RATE / 50)));
+      await engine.closeSession(session);
+      await reading;
+      return events.filter((event) => event.vadSignal === 'speech_start').length;
+    };
+    // A 60 ms burst (residual echo) starts speech by default, not where 200 ms are asked; a longer one does.
+    expect(await starts('default', 0.06)).toBe(1);
+    expect(await starts('guarded', 0.06, 200)).toBe(0);
+    expect(await starts('spoken', 0.4, 200)).toBe(1);
+  });
+
   it('never lets partials pile up behind a slow recogniser', async () => {
     let running = 0;
     let most = 0;
-    const transcribe = async () => {
+    const transcribe = async (pcm: Int16Array) => {
       running += 1;
       most = Math.max(most, running);
       await new Promise((resolve) => setTimeout(resolve, 200));
       running -= 1;
-      return 'words';
+      return `${pcm.length}`;
     };
     const engine = await createVadEngine(transcribe)(context());
     await engine.openSession('s', { sampleRate: RATE });
@@ -89,6 +132,32 @@ describe('the vad Live engine', () => {
     const send = feeder(engine);
     for (let offset = 0; offset < audio.length; offset += RATE / 50) await send(audio.subarray(offset, offset + RATE / 50));
     await engine.closeSession('s');
-    expect(most).toBe(1);
+    // One partial at a time; the utterance's final may run beside the last one, never behind it.
+    expect(most).toBeLessThanOrEqual(2);
+  });
+
+  it("sends the final without waiting for a partial still being transcribed, and drops that partial's words", async () => {
+    let releasePartial: (text: string) => void = () => undefined;
+    const calls: string[] = [];
+    // The first call (a partial of the utterance so far) hangs until released; the final answers at once.
+    const transcribe = (pcm: Int16Array) => {
+      calls.push(calls.length === 0 ? 'partial' : 'final');
+      return calls.length === 1 ? new Promise<string>((resolve) => (releasePartial = resolve)) : Promise.resolve(`final of ${pcm.length}`);
+    };
+    const engine = await createVadEngine(transcribe)(context());
+    await engine.openSession('s', { sampleRate: RATE });
+    const events: LiveEvent[] = [];
+    const reading = (async () => {
+      for await (const event of engine.receiveEvents('s')) events.push(event);
+    })();
+    const audio = await spoken('This sentence is long enough for one partial transcript before it ends.');
+    const send = feeder(engine);
+    for (let offset = 0; offset < audio.length; offset += RATE / 50) await send(audio.subarray(offset, offset + RATE / 50));
+    await expect.poll(() => events.some((event) => event.type === 'TRANSCRIPT' && event.isFinal)).toBe(true);
+    expect(calls).toEqual(['partial', 'final']);
+    releasePartial('stale words');
+    await engine.closeSession('s');
+    await reading;
+    expect(events.filter((event) => event.type === 'TRANSCRIPT').map((event) => event.isFinal)).toEqual([true]);
   });
 });

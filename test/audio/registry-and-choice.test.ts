@@ -5,6 +5,7 @@ import { detectLanguage, languageHint } from '../../src/audio/language-detect.ts
 import { baseLanguage } from '../../src/audio/languages.ts';
 import { chooseEngine } from '../../src/audio/vox/engine-choice.ts';
 import { ConfigStore } from '../../src/config/store.ts';
+import { systemClock } from '../../src/body/clock.ts';
 import { silentLogger } from '../helpers/audio.ts';
 
 interface Probe extends EngineLifecycle {
@@ -18,6 +19,7 @@ function probes(config: ConfigStore) {
   const registry = new EngineRegistry<Probe>({
     kind: 'Vox',
     config,
+    clock: systemClock,
     logger: silentLogger(),
     activeKey: 'ACTIVE_VOX_ENGINE',
     settingsKey: 'VOX_ENGINE_SETTINGS',
@@ -88,6 +90,7 @@ describe('engine registries', () => {
     registry = new EngineRegistry<EngineLifecycle>({
       kind: 'Auris',
       config,
+      clock: systemClock,
       logger: silentLogger(),
       activeKey: 'ACTIVE_AURIS_ENGINE',
     }) as unknown as EngineRegistry<Probe>;

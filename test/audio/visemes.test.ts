@@ -6,8 +6,7 @@ import { mouthShapesOf, type VisemeCue } from '../../src/audio/visemes.ts';
 import { createLocalVoxEngine } from '../../src/audio/vox/local-engine.ts';
 import { runEspeakOffThread } from '../../src/audio/vox/espeak-worker.ts';
 import { decodeWav, firstChannel } from '../../src/audio/wav.ts';
-import { ConfigStore } from '../../src/config/store.ts';
-import { silentLogger } from '../helpers/audio.ts';
+import { engineContext } from '../helpers/audio.ts';
 
 const SENTENCE = 'Hello there, how are you today? I am fine, thank you.';
 
@@ -105,7 +104,7 @@ describe('viseme track of the local engine (real espeak-ng)', () => {
   let lipsync: Lipsync;
 
   beforeAll(async () => {
-    const engine = await createLocalVoxEngine({ settings: {}, config: ConfigStore.fromSources({ environment: {} }), logger: silentLogger() });
+    const engine = await createLocalVoxEngine(engineContext());
     wav = (await engine.generate(SENTENCE, undefined, { signal: new AbortController().signal })) as Uint8Array;
     lipsync = engine.lipsync?.(wav) as Lipsync;
   }, 60_000);

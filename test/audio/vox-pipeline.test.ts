@@ -5,6 +5,7 @@ import type { VoxEngine, VoxRequest } from '../../src/audio/vox/contract.ts';
 import type { SpokenAudio } from '../../src/audio/vox/outlets.ts';
 import { decodeWav, isWav } from '../../src/audio/wav.ts';
 import { audioHarness, pcmBytes, tone, toneWav } from '../helpers/audio.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 
 type Harness = Awaited<ReturnType<typeof audioHarness>>;
 
@@ -82,18 +83,25 @@ describe('VoxPlugin.speak', () => {
   });
 
   it('cuts an engine that hangs at VOX_TIMEOUT_SECONDS and falls back to the merged text', async () => {
-    harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'stuck', VOX_TIMEOUT_SECONDS: '0.2' });
+    const clock = new ManualClock();
+    harness = await audioHarness({ ACTIVE_VOX_ENGINE: 'stuck', VOX_TIMEOUT_SECONDS: '20' }, clock);
     let aborted = false;
+    let asked: () => void = () => undefined;
+    const generating = new Promise<void>((resolve) => (asked = resolve));
     harness.audio.engines.vox.register('stuck', () => ({
       generate: (_text, _emotion, { signal }) =>
         new Promise<undefined>(() => {
           signal.addEventListener('abort', () => (aborted = true));
+          asked();
         }),
     }));
     const outlet = collectOutlet(harness);
-    const started = Date.now();
-    const result = await harness.audio.vox.speak({ text: 'This never gets spoken aloud', interfacePath: 'test/1', mergedText: 'The caption' });
-    expect(Date.now() - started).toBeLessThan(1500);
+    const speaking = harness.audio.vox.speak({ text: 'This never gets spoken aloud', interfacePath: 'test/1', mergedText: 'The caption' });
+    await generating;
+    clock.advance(19_999);
+    expect(aborted).toBe(false);
+    clock.advance(1);
+    const result = await speaking;
     expect(result).toMatchObject({ status: 'error', filename: null, fallback_text: true });
     expect(result.detail).toContain('VOX_TIMEOUT_SECONDS');
     expect(aborted).toBe(true);

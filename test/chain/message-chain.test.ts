@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IncomingMessageInput } from '../../src/components/messages.ts';
 import type { SubmitResult } from '../../src/chain/message-chain.ts';
 import { CONTEXT_BUDGET_MS, ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
@@ -6,14 +6,17 @@ import { NO_ENGINE_NOTICE } from '../../src/chain/cortex-selector.ts';
 import type { SpeechRequest } from '../../src/chain/speech.ts';
 import { record } from '../fixtures/components/record.ts';
 import { fixtureRoots } from '../helpers/component-roots.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { createTestServices, type TestServices } from '../helpers/services.ts';
 
 const texts = () => record.delivered.map((item) => item.payload.text);
 
 describe('message chain', () => {
   let test: TestServices;
+  let clock: ManualClock;
   const start = async (environment: Record<string, string> = {}) => {
-    test = await createTestServices({ componentRoots: fixtureRoots, environment: { CORTEX_ENGINE: 'scripted', ...environment } });
+    clock = new ManualClock();
+    test = await createTestServices({ componentRoots: fixtureRoots, clock, environment: { CORTEX_ENGINE: 'scripted', ...environment } });
     return test.services.chain;
   };
   const message = (text: string, extra: Partial<IncomingMessageInput> = {}): IncomingMessageInput => ({
@@ -94,9 +97,10 @@ describe('message chain', () => {
     await answered(chain.submit(message('hi')));
     expect(record.prompts[0]?.[0]?.content).toContain('The recorder is listening.');
     record.context = 'hang';
-    const started = performance.now();
-    await answered(chain.submit(message('still there?')));
-    expect(performance.now() - started).toBeGreaterThanOrEqual(CONTEXT_BUDGET_MS - 5);
+    const answer = answered(chain.submit(message('still there?')));
+    await vi.waitFor(() => expect(record.contextAsks).toBe(2), { timeout: 10_000 });
+    clock.advance(CONTEXT_BUDGET_MS);
+    await answer;
     expect(record.prompts[1]?.[0]?.content).not.toContain('The recorder is listening.');
     expect(texts()).toHaveLength(2);
   });
@@ -260,12 +264,15 @@ describe('message chain', () => {
   });
 
   it('ends the context and sends a short error when the engine fails or times out', async () => {
-    const chain = await start({ CORTEX_TIMEOUT_S: '0.05' });
+    const chain = await start({ CORTEX_TIMEOUT_S: '30' });
     const states: string[] = [];
     test.services.body.onAnimationStateChanged((change) => states.push(change.state));
     record.script.push(new Error('model exploded'), 'hang');
     expect((await answered(chain.submit(message('one')))).outcome).toBe('error');
-    expect((await answered(chain.submit(message('two')))).outcome).toBe('error');
+    const hanging = answered(chain.submit(message('two')));
+    await vi.waitFor(() => expect(record.prompts).toHaveLength(2), { timeout: 10_000 });
+    clock.advance(30_000);
+    expect((await hanging).outcome).toBe('error');
     expect(texts()).toEqual([ENGINE_ERROR_NOTICE, ENGINE_ERROR_NOTICE]);
     expect(states).toEqual(['think', 'write', 'idle', 'think', 'write', 'idle']);
     expect(test.services.body.getAnimation().contexts).toEqual([]);

@@ -1,8 +1,10 @@
 import { once } from 'node:events';
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildCompatApp } from '../../src/compat/app.ts';
+import { HEADERS_ALONE_AFTER_MS } from '../../src/compat/http-stream.ts';
 import { settled, startCompat, type CompatHarness } from '../helpers/compat.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { createTestServices } from '../helpers/services.ts';
 
 const REMOTE = '203.0.113.7';
@@ -53,19 +55,19 @@ describe('compat port framing, errors and trust', () => {
 
   it('sends each chunk as the model produces it, not at the end', async () => {
     harness = await startCompat();
-    // Three chunks 400 ms apart: the whole answer takes at least 1.2 s, so a first chunk within 1 s was streamed.
-    harness.model.script({ kind: 'reply', text: 'slowly', chunkSize: 2, delayMs: 400 });
+    // The model sends its first words and then nothing more: they can only reach the client if streamed.
+    harness.model.script({ kind: 'stall', text: 'sl', chunkSize: 2 });
     const response = await post('/api/generate', JSON.stringify({ prompt: 'go' }));
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const started = performance.now();
     const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split('\n')[0] ?? '');
     expect(first).toMatchObject({ model: 'anima:latest', response: 'sl', done: false });
-    expect(performance.now() - started).toBeLessThan(1000);
     await reader.cancel();
+    await harness.model.waitForAborted(1);
   });
 
   it('sends the headers with the first chunk when the model answers at once, and alone while it is still silent', async () => {
-    harness = await startCompat();
+    const clock = new ManualClock();
+    harness = await startCompat({}, clock);
     const firstPacket = async () => {
       const socket = connect({ host: '127.0.0.1', port: Number(new URL(harness.url).port) });
       await once(socket, 'connect');
@@ -80,7 +82,10 @@ describe('compat port framing, errors and trust', () => {
     expect(fast).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     expect(fast).toContain('"done":false');
     harness.model.script({ kind: 'hang' });
-    const slow = await firstPacket();
+    const slowPacket = firstPacket();
+    await vi.waitFor(() => expect(harness.model.requests).toHaveLength(2), { timeout: 10_000 });
+    clock.advance(HEADERS_ALONE_AFTER_MS);
+    const slow = await slowPacket;
     expect(slow).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\n$/);
     await harness.model.waitForAborted(1);
     await settled(harness);

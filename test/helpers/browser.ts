@@ -72,13 +72,17 @@ export interface RunningBrowser {
 export interface LaunchOptions {
   /** `blocked`: sound only after a user gesture, as browsers do by default (the suite allows it). */
   autoplay?: 'allowed' | 'blocked';
+  /** A WAV file the fake microphone plays once (then silence); getUserMedia is granted without asking. */
+  audioCapture?: string;
 }
 
 export async function launchBrowser(options: LaunchOptions = {}): Promise<RunningBrowser> {
   const args =
     options.autoplay === 'blocked'
       ? [...CHROMIUM_ARGS.filter((arg) => !arg.startsWith('--autoplay-policy=')), '--autoplay-policy=document-user-activation-required']
-      : CHROMIUM_ARGS;
+      : [...CHROMIUM_ARGS];
+  if (options.audioCapture)
+    args.push('--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${options.audioCapture}%noloop`);
   // playwright gives every launch a fresh temporary profile (the fresh user-data dir the notes ask for).
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args });
   await mkdir(ARTIFACTS, { recursive: true });
@@ -97,14 +101,20 @@ export interface ModelStack {
   close(): Promise<void>;
 }
 
-export async function startModelStack(): Promise<ModelStack> {
+export async function startModelStack(options: { environment?: Record<string, string>; launch?: LaunchOptions } = {}): Promise<ModelStack> {
   const fake = await startFakeOpenAi({ apiKey: 'sk-test' });
   const [server, browser] = await Promise.all([
     startServer({
       componentRoots: shippedRoots,
-      environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test' },
+      environment: {
+        CORTEX_ENGINE: 'openai',
+        OPENAI_BASE_URL: fake.baseUrl,
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_MODEL: 'gpt-test',
+        ...options.environment,
+      },
     }),
-    launchBrowser(),
+    launchBrowser(options.launch),
   ]);
   return {
     fake,
@@ -201,4 +211,33 @@ export async function waitForRecorded<T = unknown>(
     if (Date.now() > deadline) throw new Error(`events never matched; got ${JSON.stringify(events)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Records every start of a media element (its src, in order, and the element), whoever starts it. */
+export async function recordMediaPlays(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const scope = globalThis as unknown as {
+      __plays: string[];
+      __media: unknown[];
+      HTMLMediaElement: { prototype: { play: () => Promise<void>; src: string } };
+    };
+    scope.__plays = [];
+    scope.__media = [];
+    const original = scope.HTMLMediaElement.prototype.play;
+    scope.HTMLMediaElement.prototype.play = function play(this: { src: string }) {
+      scope.__plays.push(this.src);
+      if (!scope.__media.includes(this)) scope.__media.push(this);
+      return original.call(this);
+    };
+  });
+}
+
+/** The sources `play()` was called on so far (recordMediaPlays). */
+export function mediaPlays(page: Page): Promise<string[]> {
+  return page.evaluate(() => (globalThis as unknown as { __plays: string[] }).__plays);
+}
+
+/** Whether every media element that was ever played is paused now (recordMediaPlays). */
+export function allMediaPaused(page: Page): Promise<boolean> {
+  return page.evaluate(() => (globalThis as unknown as { __media: Array<{ paused: boolean }> }).__media.every((media) => media.paused));
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../src/body/clock.ts';
 import { buildCompatApp } from '../../src/compat/app.ts';
 import { shippedRoots } from './component-roots.ts';
 import { startFakeOpenAi, type FakeOpenAi } from './openai-server.ts';
@@ -16,12 +17,14 @@ export interface CompatHarness {
 
 /**
  * The compat app listening on port 0 over real services with the shipped components (interface/compat,
- * cortex/openai), the openai engine pointed at a local OpenAI-compatible test server.
+ * cortex/openai), the openai engine pointed at a local OpenAI-compatible test server. A `clock` (a
+ * ManualClock) drives the stall timeouts and the header flush by hand.
  */
-export async function startCompat(environment: Record<string, string> = {}): Promise<CompatHarness> {
+export async function startCompat(environment: Record<string, string> = {}, clock?: Clock): Promise<CompatHarness> {
   const model = await startFakeOpenAi();
   const test = await createTestServices({
     componentRoots: shippedRoots,
+    ...(clock ? { clock } : {}),
     environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: model.baseUrl, OPENAI_MODEL: 'fake-model', OPENAI_MAX_RETRIES: '0', ...environment },
   });
   const app = await buildCompatApp(test.services);

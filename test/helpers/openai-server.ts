@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 /** What the fake answers to one request. */
 export type Scripted =
   /** `reportsUsage: false`: a server that ignores `stream_options.include_usage` (no usage chunk). */
-  | { kind: 'reply'; text: string; chunkSize?: number; delayMs?: number; reportsUsage?: boolean }
+  /** `hold`: the stream stops after `at` characters until `release` resolves (a test decides when the rest comes). */
+  /** `firstTokenMs`: the wait before the first piece of text (a model's time to first token), `delayMs` before each later one. */
+  | { kind: 'reply'; text: string; chunkSize?: number; delayMs?: number; firstTokenMs?: number; reportsUsage?: boolean; hold?: Hold }
   | { kind: 'status'; status: 400 | 401 | 429 | 500 | 503; retryAfter?: number; message?: string }
   | { kind: 'hang' }
   /** Misbehaviours: `text` streamed, then the connection is destroyed (no finish chunk, no `[DONE]`). */
@@ -64,6 +66,11 @@ function chunk(id: string, model: string, created: number, delta: Record<string,
   };
 }
 
+export interface Hold {
+  at: number;
+  release: Promise<void>;
+}
+
 /** How a stream ends: as the API ends it, with the connection destroyed, or not at all (the connection stays open). */
 type Ending = 'done' | 'cut' | 'stall';
 
@@ -79,6 +86,8 @@ async function stream(
   delayMs: number,
   usage: boolean,
   ending: Ending = 'done',
+  hold?: Hold,
+  firstTokenMs?: number,
 ): Promise<void> {
   const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
   const created = Math.floor(Date.now() / 1000);
@@ -86,7 +95,9 @@ async function stream(
   const send = (data: unknown) => response.write(`data: ${JSON.stringify(data)}\n\n`);
   send(chunk(id, model, created, { role: 'assistant', content: '', refusal: null }, null));
   for (let index = 0; index < text.length; index += chunkSize) {
-    if (delayMs > 0) await sleep(delayMs);
+    const wait = index === 0 && firstTokenMs !== undefined ? firstTokenMs : delayMs;
+    if (wait > 0) await sleep(wait);
+    if (hold && index >= hold.at && index - chunkSize < hold.at) await hold.release;
     if (response.destroyed) return;
     send(chunk(id, model, created, { content: text.slice(index, index + chunkSize) }, null));
   }
@@ -237,7 +248,8 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
           return;
         }
         const usage = body.stream_options?.include_usage === true && answer.reportsUsage !== false;
-        if (body.stream) await stream(response, model, answer.text, answer.chunkSize ?? 4, answer.delayMs ?? 0, usage);
+        if (body.stream)
+          await stream(response, model, answer.text, answer.chunkSize ?? 4, answer.delayMs ?? 0, usage, 'done', answer.hold, answer.firstTokenMs);
         else completion(response, model, answer.text);
       })();
     });

@@ -1,4 +1,7 @@
+import { expect, vi } from 'vitest';
 import WebSocket from 'ws';
+import type { SocketGate } from '../../src/realtime/socket-gate.ts';
+import type { ManualClock } from './manual-clock.ts';
 
 export interface OpenedSocket {
   socket: WebSocket;
@@ -60,4 +63,13 @@ export async function openSocket(url: string, headers: Record<string, string> = 
       });
     },
   };
+}
+
+/**
+ * Runs out the hello timeout on the process's manual clock once the gate holds `waiting` sockets: each
+ * is then closed with 4401, after anything the server sent it before (a socket's frames keep their order).
+ */
+export async function expireHellos(gate: SocketGate, clock: ManualClock, timeoutMs: number, waiting = 1): Promise<void> {
+  await vi.waitFor(() => expect(gate.waitingCount()).toBe(waiting), { timeout: 10_000 });
+  clock.advance(timeoutMs);
 }

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import SqliteDatabase from 'better-sqlite3';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/dialect.ts';
 import { ChatHistoryRepository } from '../../src/db/repositories/chat-history-repository.ts';
 import { ChatHistory } from '../../src/history/chat-history.ts';
 import { createLogger } from '../../src/logging.ts';
 import { freshDatabase, type TestDatabase } from '../helpers/dialects.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 
 const retry = { capacity: 100, initialDelayMs: 20, maxDelayMs: 100 };
 
@@ -29,8 +30,16 @@ async function historyOn(handle: DatabaseHandle) {
   const { logger, lines } = capturedLogger();
   const repository = new ChatHistoryRepository(handle.db, handle.dialect, handle.sqlite);
   expect(await repository.prepareFastPaths()).toBe(true);
-  const history = new ChatHistory({ repository, keep: () => 10, logger, retry });
-  return { history, lines };
+  const clock = new ManualClock();
+  const history = new ChatHistory({ repository, keep: () => 10, logger, retry, timers: clock });
+  /** Moves the clock to the next backoff step and waits for that retry to finish. */
+  const retryDue = async () => {
+    const due = clock.nextDue();
+    if (due === undefined) throw new Error('no retry is scheduled');
+    clock.advance(due - clock.now());
+    await history.retryNow();
+  };
+  return { history, lines, retryDue };
 }
 
 describe('a save while the database is unreachable [sqlite]', () => {
@@ -47,7 +56,7 @@ describe('a save while the database is unreachable [sqlite]', () => {
     const file = join(directory, 'locked.sqlite');
     handle = await openDatabase(`sqlite:${file}`);
     handle.sqlite?.pragma('busy_timeout = 10');
-    const { history, lines } = await historyOn(handle);
+    const { history, lines, retryDue } = await historyOn(handle);
     const other = new SqliteDatabase(file);
     other.exec('BEGIN EXCLUSIVE');
     const result = await history.save({ interface_path: 'webui/s', message_text: 'kept while locked' });
@@ -56,9 +65,31 @@ describe('a save while the database is unreachable [sqlite]', () => {
     expect(lines.join('')).toMatch(/queued for retry/);
     other.exec('COMMIT');
     other.close();
-    await vi.waitFor(() => expect(history.pendingWrites).toBe(0), { timeout: 3000, interval: 10 });
+    await retryDue();
+    expect(history.pendingWrites).toBe(0);
     expect((await history.load('webui/s')).map((message) => message.text)).toEqual(['kept while locked']);
     expect(lines.join('')).toMatch(/queued messages written/);
+    await history.stop();
+  });
+
+  it('queues a correction of an own message behind its save, and applies it in order', async () => {
+    directory = await mkdtemp(join(tmpdir(), 'anima-retry-'));
+    const file = join(directory, 'locked.sqlite');
+    handle = await openDatabase(`sqlite:${file}`);
+    handle.sqlite?.pragma('busy_timeout = 10');
+    const { history, retryDue } = await historyOn(handle);
+    const other = new SqliteDatabase(file);
+    other.exec('BEGIN EXCLUSIVE');
+    expect((await history.saveOwn('webui/s', 'One. Two. Three.')).status).toBe('queued');
+    expect(await history.editOwn('webui/s', 'One. Two. Three.', 'One. [cut]')).toBe(true);
+    expect(history.pendingWrites).toBe(2);
+    other.exec('COMMIT');
+    other.close();
+    await retryDue();
+    expect(history.pendingWrites).toBe(0);
+    expect((await history.load('webui/s')).map((message) => message.text)).toEqual(['One. [cut]']);
+    // Nothing of the path reads the original any more.
+    expect(await history.editOwn('webui/s', 'One. Two. Three.', 'again')).toBe(false);
     await history.stop();
   });
 });
@@ -113,7 +144,7 @@ describe.skipIf(!process.env.MYSQL_TEST_URL)('a save while the database is unrea
     await proxy.up();
     url.host = `127.0.0.1:${proxy.port}`;
     handle = await openDatabase(url.toString());
-    const { history, lines } = await historyOn(handle);
+    const { history, lines, retryDue } = await historyOn(handle);
     expect((await history.save({ interface_path: 'webui/s', message_text: 'before', timestamp: '2024-01-01T00:00:01Z' })).status).toBe('saved');
 
     await proxy.down();
@@ -121,12 +152,14 @@ describe.skipIf(!process.env.MYSQL_TEST_URL)('a save while the database is unrea
     const next = await history.save({ interface_path: 'webui/s', message_text: 'still during', timestamp: '2024-01-01T00:00:03Z' });
     expect([during.status, next.status]).toEqual(['queued', 'queued']);
     expect(lines.join('')).toMatch(/queued for retry/);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await retryDue();
     expect(history.pendingWrites).toBe(2);
     expect(lines.join('')).toMatch(/still unreachable/);
 
     await proxy.up();
-    await vi.waitFor(() => expect(history.pendingWrites).toBe(0), { timeout: 5000, interval: 20 });
+    // The pool may still hand out a connection that died with the proxy: that attempt fails and backs off too.
+    for (let attempt = 0; attempt < 3 && history.pendingWrites > 0; attempt += 1) await retryDue();
+    expect(history.pendingWrites).toBe(0);
     expect((await history.load('webui/s')).map((message) => message.text)).toEqual(['before', 'during 🔌', 'still during']);
     await history.stop();
   });

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WriteQueue } from '../../src/history/write-queue.ts';
 import { createLogger } from '../../src/logging.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 
 const LEVELS: Record<number, string> = { 30: 'info', 40: 'warn', 50: 'error' };
 
@@ -21,6 +22,14 @@ function recordingLog() {
 const unreachable = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' });
 const policy = { capacity: 3, initialDelayMs: 5, maxDelayMs: 40 };
 
+/** Moves the clock to the queue's next retry and waits for that retry to finish. */
+async function retryDue(clock: ManualClock, queue: Pick<WriteQueue<unknown, unknown>, 'drain'>): Promise<void> {
+  const due = clock.nextDue();
+  if (due === undefined) throw new Error('no retry is scheduled');
+  clock.advance(due - clock.now());
+  await queue.drain();
+}
+
 describe('write retry queue', () => {
   it('writes at once while the database answers', async () => {
     const written: number[] = [];
@@ -38,6 +47,7 @@ describe('write retry queue', () => {
     let down = true;
     const written: number[] = [];
     const { log, lines } = recordingLog();
+    const clock = new ManualClock();
     const queue = new WriteQueue(
       async (item: number) => {
         if (down) throw unreachable();
@@ -46,13 +56,15 @@ describe('write retry queue', () => {
       (item) => ({ item }),
       log,
       policy,
+      { clock },
     );
     expect(await queue.submit(1)).toEqual({ status: 'queued' });
     expect(await queue.submit(2)).toEqual({ status: 'queued' });
     expect(queue.size).toBe(2);
     expect(lines[0]).toMatchObject({ level: 'warn', data: { item: 1 } });
     down = false;
-    await vi.waitFor(() => expect(queue.size).toBe(0), { timeout: 2000, interval: 5 });
+    await retryDue(clock, queue);
+    expect(queue.size).toBe(0);
     expect(written).toEqual([1, 2]);
     expect(lines.at(-1)).toMatchObject({ level: 'info', data: { written: 2 } });
     await queue.stop();
@@ -60,21 +72,22 @@ describe('write retry queue', () => {
 
   it('backs off exponentially up to the maximum delay', async () => {
     const attempts: number[] = [];
+    const clock = new ManualClock();
     const queue = new WriteQueue(
       async () => {
-        attempts.push(Date.now());
+        attempts.push(clock.now());
         throw unreachable();
       },
       () => ({}),
       recordingLog().log,
       policy,
+      { clock },
     );
     await queue.submit(1);
-    await vi.waitFor(() => expect(attempts.length).toBeGreaterThanOrEqual(6), { timeout: 3000, interval: 5 });
+    for (let retry = 0; retry < 5; retry += 1) await retryDue(clock, queue);
     const gaps = attempts.slice(1).map((at, index) => at - (attempts[index] ?? at));
-    // 5 ms doubling to the 40 ms cap: later gaps are longer than the first ones, and none runs away.
-    expect(gaps.at(-1)).toBeGreaterThanOrEqual(30);
-    expect(Math.max(...gaps)).toBeLessThan(200);
+    // 5 ms doubling to the 40 ms cap.
+    expect(gaps).toEqual([5, 10, 20, 40, 40]);
     await queue.stop();
   });
 

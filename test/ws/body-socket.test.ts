@@ -1,19 +1,21 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { useTestApp } from '../helpers/services.ts';
-import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { expireHellos, openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+
+const HELLO_TIMEOUT_MS = 300;
 
 type Message = { type: string; [key: string]: unknown };
 const ofType = (type: string) => (message: unknown) => (message as Message).type === type;
 
 describe('body sockets (WS /ws and WS /api/body/ws)', () => {
-  const subject = useTestApp({ startInTest: true, listen: true, environment: { SKINS_DIR: FIXTURE_SKINS }, helloTimeoutMs: 300 });
+  const subject = useTestApp({ startInTest: true, listen: true, environment: { SKINS_DIR: FIXTURE_SKINS }, helloTimeoutMs: HELLO_TIMEOUT_MS });
   let sockets: OpenedSocket[] = [];
   let base = '';
 
-  async function start(environment: Record<string, string> = {}) {
-    await subject.start({ environment });
+  async function start(environment: Record<string, string> = {}, clock?: ManualClock) {
+    await subject.start({ environment, ...(clock ? { clock } : {}) });
     base = `ws://127.0.0.1:${subject.ports.web}`;
   }
 
@@ -39,11 +41,13 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
   });
 
   it('sends nothing before the hello, not even broadcasts', async () => {
-    await start();
+    const clock = new ManualClock();
+    await start({}, clock);
     const client = await connect();
     await requestState({ state: 'think', context_id: 'a' });
     subject.harness.services.body.setFaceValues({ Joy: 1 });
-    await delay(100);
+    await expireHellos(subject.harness.services.gate, clock, HELLO_TIMEOUT_MS);
+    expect(await client.closed).toBe(4401);
     expect(client.messages).toEqual([]);
   });
 
@@ -156,11 +160,13 @@ describe('body sockets (WS /ws and WS /api/body/ws)', () => {
   });
 
   it('closes with 4401 on a bad token or a missing hello', async () => {
-    await start();
+    const clock = new ManualClock();
+    await start({}, clock);
     const forged = await connect('/api/body/ws');
     forged.socket.send(JSON.stringify({ type: 'hello', token: 'forged' }));
     expect(await forged.closed).toBe(4401);
     const silent = await connect('/ws');
+    await expireHellos(subject.harness.services.gate, clock, HELLO_TIMEOUT_MS);
     expect(await silent.closed).toBe(4401);
     expect(silent.messages).toEqual([]);
   });

@@ -1,15 +1,17 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { useTestApp } from '../helpers/services.ts';
-import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { expireHellos, openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+
+const HELLO_TIMEOUT_MS = 300;
 
 describe('WebSocket hello handshake (WS /logs)', () => {
-  const subject = useTestApp({ startInTest: true, listen: true, environment: { WEB_DEBUG: '1' }, helloTimeoutMs: 300, logLevel: 'info' });
+  const subject = useTestApp({ startInTest: true, listen: true, environment: { WEB_DEBUG: '1' }, helloTimeoutMs: HELLO_TIMEOUT_MS, logLevel: 'info' });
   let sockets: OpenedSocket[] = [];
   let base = '';
 
-  async function start(environment: Record<string, string> = {}) {
-    await subject.start({ environment });
+  async function start(environment: Record<string, string> = {}, clock?: ManualClock) {
+    await subject.start({ environment, ...(clock ? { clock } : {}) });
     base = `ws://127.0.0.1:${subject.ports.web}`;
   }
 
@@ -35,17 +37,12 @@ describe('WebSocket hello handshake (WS /logs)', () => {
     expect(subject.harness.services.gate.openCount()).toBe(1);
   });
 
-  it('sends nothing before the hello', async () => {
-    await start();
+  it('sends nothing before the hello, and closes with 4401 when none arrives in time', async () => {
+    const clock = new ManualClock();
+    await start({}, clock);
     const client = await connect();
     subject.harness.services.logger.info('a line nobody may see yet');
-    await delay(150);
-    expect(client.messages).toEqual([]);
-  });
-
-  it('closes with 4401 when no hello arrives in time', async () => {
-    await start();
-    const client = await connect();
+    await expireHellos(subject.harness.services.gate, clock, HELLO_TIMEOUT_MS);
     expect(await client.closed).toBe(4401);
     expect(client.messages).toEqual([]);
   });

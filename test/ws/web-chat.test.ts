@@ -13,6 +13,7 @@ const chatMessage = (role: string, text?: string) => (message: unknown) => {
   const m = message as Message;
   return m.type === 'chat_message' && m.role === role && (text === undefined || m.text === text);
 };
+const MARKER = 'Everything before this has arrived.';
 const typesOf = (socket: OpenedSocket, types: string[]) => socket.messages.filter((message) => types.includes((message as Message).type)) as Message[];
 
 describe('web chat over WS /ws', () => {
@@ -42,6 +43,15 @@ describe('web chat over WS /ws', () => {
   }
 
   const send = (window: OpenedSocket, message: object) => window.socket.send(JSON.stringify(message));
+  /**
+   * Says MARKER in the web session's conversation and waits until `window` has it: whatever the server
+   * sent that window before is there by then (a socket's frames keep their order), so its absence is proven.
+   */
+  const marked = async (window: OpenedSocket) => {
+    const { interface_path: path } = subject.harness.services.history.sessions.connect();
+    subject.harness.services.webChat.say(path, MARKER);
+    await window.next(chatMessage('assistant', MARKER));
+  };
   const settled = async () => {
     while (subject.harness.services.chain.pending > 0) await delay(2);
   };
@@ -172,7 +182,7 @@ describe('web chat over WS /ws', () => {
     await a.next(chatMessage('assistant', 'One'));
     send(a, { type: 'chat', text: 'two', id: '2' });
     expect(await a.next(ofType('chat_error'))).toEqual({ type: 'chat_error', message: expect.stringMatching(/too quickly; try again in \d+ s/) });
-    await delay(50);
+    await marked(b);
     expect(b.messages.some(ofType('chat_error'))).toBe(false);
     expect(b.messages.filter(chatMessage('user'))).toHaveLength(1);
   });
@@ -217,14 +227,18 @@ describe('web chat over WS /ws', () => {
       audio_duration_s: expect.any(Number),
       lipsync: expect.objectContaining({ mouths: expect.any(Array) }),
       text: 'Hello out loud!',
+      // One tts_speak is an utterance of one piece.
+      utterance_id: expect.any(String),
+      seq: 0,
+      last: true,
     });
     // The body announces the same file to every avatar window: the page plays a URL once (avatar/speech.ts).
     expect(a.messages.find(ofType('vrm_audio'))).toMatchObject({ audio: { url: play.url } });
     await a.next(chatMessage('assistant', 'Hello out loud!'));
     await settled();
-    await delay(50);
-    // The merged message was suppressed: one reply in the chat, one saved.
-    expect(a.messages.filter(chatMessage('assistant'))).toHaveLength(1);
+    await marked(a);
+    // The merged message was suppressed: one reply in the chat (and the marker), one saved.
+    expect(a.messages.filter(chatMessage('assistant')).map((message) => (message as Message).text)).toEqual(['Hello out loud!', MARKER]);
     const { interface_path: path } = subject.harness.services.history.sessions.connect();
     expect((await subject.harness.services.history.chat.load(path)).map((message) => message.text)).toEqual(['Say hello', 'Hello out loud!']);
   });

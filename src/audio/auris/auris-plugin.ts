@@ -1,4 +1,6 @@
 import { stat } from 'node:fs/promises';
+import type { Clock } from '../../body/clock.ts';
+import { linkedSignal } from '../../chain/linked-signal.ts';
 import type { Logger } from '../../logging.ts';
 import { UnknownEngineError, type EngineRegistry } from '../engine-registry.ts';
 import { AurisError, type AurisEngine } from './contract.ts';
@@ -14,6 +16,7 @@ const TRANSCRIBE_TIMEOUT_MS = 120_000;
 export class AurisPlugin {
   constructor(
     private readonly engines: EngineRegistry<AurisEngine>,
+    private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
 
@@ -36,12 +39,15 @@ export class AurisPlugin {
       if (error instanceof AurisError) throw error;
       throw new AurisError('engine_unavailable', `The ${name} engine could not start: ${error instanceof Error ? error.message : String(error)}`);
     });
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), TRANSCRIBE_TIMEOUT_MS);
+    const deadline = linkedSignal([], {
+      ms: TRANSCRIBE_TIMEOUT_MS,
+      reason: () => new Error(`no transcript within ${TRANSCRIBE_TIMEOUT_MS / 1000} s`),
+      clock: this.clock,
+    });
     const { signal } = deadline;
     const converted = engine.input
       ? await convertForEngine(path, engine.input, signal).catch((error: unknown) => {
-          clearTimeout(timer);
+          deadline.dispose();
           throw error;
         })
       : undefined;
@@ -55,7 +61,7 @@ export class AurisPlugin {
       if (error instanceof AurisError) throw error;
       throw new AurisError('failed', `The ${name} engine failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
-      clearTimeout(timer);
+      deadline.dispose();
       await converted?.dispose();
     }
   }

@@ -16,6 +16,15 @@ export interface LiveEvent {
   metadata: Record<string, unknown>;
 }
 
+/**
+ * What a final TRANSCRIPT's metadata may tell about its utterance (performance.now() values): when the
+ * engine decided the speech had ended, and when the last voiced audio arrived (the person stopped).
+ */
+export interface UtteranceTiming {
+  speech_ended_at?: number;
+  voiced_at?: number;
+}
+
 export function liveEvent(type: LiveEvent['type'], fields: Partial<Omit<LiveEvent, 'type'>> = {}): LiveEvent {
   return { type, text: null, audio: null, isFinal: false, vadSignal: null, detail: null, metadata: {}, ...fields };
 }
@@ -23,6 +32,12 @@ export function liveEvent(type: LiveEvent['type'], fields: Partial<Omit<LiveEven
 export interface OpenSessionOptions {
   /** Of the PCM the client sends (16-bit mono); the spec's live input default is 16000. */
   sampleRate: number;
+  /**
+   * Voiced audio in a row, in ms, before speech_start (engines may ignore it). A session bound to a
+   * conversation that may be speaking asks for more than a click's worth, so residual echo of the
+   * assistant's own voice does not interrupt it.
+   */
+  minSpeechMs?: number;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Logger } from '../../logging.ts';
 import type { EngineRegistry } from '../engine-registry.ts';
 import type { SpeechOutlets } from '../vox/outlets.ts';
 import type { VoxPlugin } from '../vox/vox-plugin.ts';
-import { liveEvent, type LiveEngine, type LiveEvent } from './contract.ts';
+import { liveEvent, type LiveEngine, type LiveEvent, type OpenSessionOptions } from './contract.ts';
 
 export const LIVE_INTERFACE = 'live';
 export const livePath = (sessionId: string) => `${LIVE_INTERFACE}/${sessionId}`;
@@ -18,9 +18,10 @@ export interface LiveSink {
   answer(text: string): void;
 }
 
-/** How finals enter the message chain as the user's words; set by the chain adapter. */
+/** Where finals go as the user's words: the message chain (set by the chain adapter), or a session's own. */
 export interface LiveConversation {
-  submit(sessionId: string, text: string): Promise<void>;
+  /** `metadata` is the final TRANSCRIPT's (UtteranceTiming from the built-in engine). */
+  submit(sessionId: string, text: string, metadata: Record<string, unknown>): Promise<void>;
 }
 
 export class LiveSession {
@@ -109,13 +110,19 @@ export class LivePlugin {
     return this.deps.engines.activeName();
   }
 
-  /** Opens a session on the named (or active) engine; throws UnknownEngineError for an unknown one. */
-  async open(options: { engine?: string | undefined; sampleRate: number; sink: LiveSink }): Promise<LiveSession> {
+  /**
+   * Opens a session on the named (or active) engine; throws UnknownEngineError for an unknown one. Its
+   * finals go to `conversation` when given (a socket bound to a web conversation), else into the chain.
+   */
+  async open(options: { engine?: string | undefined; sink: LiveSink; conversation?: LiveConversation | undefined } & OpenSessionOptions): Promise<LiveSession> {
     const engine = await this.deps.engines.get(options.engine);
     const session = new LiveSession(engine, (closed) => this.sessions.delete(closed.id), this.deps.logger);
-    await engine.openSession(session.id, { sampleRate: options.sampleRate });
+    await engine.openSession(session.id, {
+      sampleRate: options.sampleRate,
+      ...(options.minSpeechMs === undefined ? {} : { minSpeechMs: options.minSpeechMs }),
+    });
     this.sessions.set(session.id, { session, engine, sink: options.sink });
-    void this.pump(session, engine, options.sink);
+    void this.pump(session, engine, options.sink, options.conversation);
     return session;
   }
 
@@ -139,13 +146,13 @@ export class LivePlugin {
     return head === LIVE_INTERFACE && id ? this.sessions.get(id) : undefined;
   }
 
-  private async pump(session: LiveSession, engine: LiveEngine, sink: LiveSink): Promise<void> {
+  private async pump(session: LiveSession, engine: LiveEngine, sink: LiveSink, own: LiveConversation | undefined): Promise<void> {
     try {
       for await (const event of engine.receiveEvents(session.id)) {
         sink.event(event);
         if (event.type === 'TRANSCRIPT' && event.isFinal && event.text) {
-          await this.conversation
-            ?.submit(session.id, event.text)
+          await (own ?? this.conversation)
+            ?.submit(session.id, event.text, event.metadata)
             .catch((error: unknown) => this.deps.logger.warn({ err: error, session: session.id }, 'a live transcript could not enter the chain'));
         }
       }

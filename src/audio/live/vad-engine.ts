@@ -1,17 +1,16 @@
+import type { ConfigStore } from '../../config/store.ts';
 import type { Logger } from '../../logging.ts';
 import type { EngineFactory } from '../engine-registry.ts';
 import { AsyncQueue } from './async-queue.ts';
-import { liveEvent, type LiveEngine, type LiveEvent } from './contract.ts';
+import { liveEvent, type LiveEngine, type LiveEvent, type OpenSessionOptions, type UtteranceTiming } from './contract.ts';
 import { FRAME_MS, WebRtcVad } from './webrtc-vad.ts';
 
 export const VAD_LIVE_ENGINE = 'vad';
 
 /** Voiced frames in a row that start speech: 40 ms rejects clicks and still reacts well under 100 ms. */
 const START_FRAMES = 2;
-/** Unvoiced frames in a row that end it: 400 ms, longer than the pauses inside a sentence. */
-const END_FRAMES = 20;
-/** Audio kept before the start decision, so the utterance handed to STT has its first syllable. */
-const PRE_ROLL_FRAMES = 10;
+/** Audio kept before the voiced run that starts speech, so the utterance handed to STT has its first syllable. */
+const PRE_ROLL_FRAMES = 8;
 /** An utterance is cut (and transcribed) at this length, so a stuck "speech" state cannot grow forever. */
 const MAX_UTTERANCE_S = 30;
 /** New speech, in seconds, between two interim (partial) transcripts of the utterance so far. */
@@ -26,16 +25,31 @@ interface Session {
   speaking: boolean;
   voicedRun: number;
   silentRun: number;
+  /** Voiced frames in a row that start an utterance (START_FRAMES, or more when the session asks). */
+  startFrames: number;
+  /** Unvoiced frames in a row that end an utterance (LIVE_VAD_SILENCE_MS, longer than the pauses inside a sentence). */
+  endFrames: number;
+  /** performance.now() when the utterance's last voiced frame arrived: when the person stopped speaking. */
+  voicedAt: number;
+  /** performance.now() of the last speech_end decision, carried by that utterance's final transcript. */
+  endedAt: number;
   /** Recent audio while silent (pre-roll), the whole utterance while speaking. */
   frames: Int16Array[];
   /** Samples held in `frames`. */
   buffered: number;
   /** Frames decided so far: the time base of the events' `at_s` metadata. */
   decided: number;
-  /** Transcriptions finish in order, one at a time: a partial is always followed by its utterance's final. */
+  /** Finals finish in order, one at a time. */
   transcribing: Promise<void>;
-  /** Transcriptions started and not finished; a partial starts only when none is, so none piles up. */
-  pending: number;
+  /** Finals finished (sent, or empty): one per utterance, in order. */
+  finalsDone: number;
+  /**
+   * The partial being transcribed (one at a time, so none piles up). A final never waits for it: at the
+   * end of speech a partial is stale, and waiting would add its time to the answer's.
+   */
+  partial: Promise<void> | undefined;
+  /** Utterances started so far: a partial's words are sent only before its own utterance's final. */
+  utterance: number;
   /** Samples of the current utterance at its last partial. */
   partialAt: number;
 }
@@ -48,7 +62,7 @@ interface Session {
  * (supportsOutput false): replies are spoken through Vox.
  */
 export function createVadEngine(transcribe?: UtteranceTranscriber, mode = 2): EngineFactory<LiveEngine> {
-  return ({ logger }) => new VadEngine(logger, mode, transcribe);
+  return ({ logger, config }) => new VadEngine(logger, config, mode, transcribe);
 }
 
 class VadEngine implements LiveEngine {
@@ -57,6 +71,7 @@ class VadEngine implements LiveEngine {
 
   constructor(
     private readonly logger: Logger,
+    private readonly config: ConfigStore,
     private readonly mode: number,
     private readonly transcribe: UtteranceTranscriber | undefined,
   ) {}
@@ -65,7 +80,7 @@ class VadEngine implements LiveEngine {
     return this.transcribe !== undefined;
   }
 
-  async openSession(sessionId: string, options: { sampleRate: number }): Promise<void> {
+  async openSession(sessionId: string, options: OpenSessionOptions): Promise<void> {
     if (this.sessions.has(sessionId)) throw new Error(`session ${sessionId} is already open`);
     const vad = await WebRtcVad.create(options.sampleRate, this.mode);
     this.sessions.set(sessionId, {
@@ -74,11 +89,18 @@ class VadEngine implements LiveEngine {
       speaking: false,
       voicedRun: 0,
       silentRun: 0,
+      startFrames: Math.max(START_FRAMES, Math.ceil((options.minSpeechMs ?? 0) / FRAME_MS)),
+      // Read per session: a changed setting applies to the next conversation, never mid-utterance.
+      endFrames: Math.round(this.config.get('LIVE_VAD_SILENCE_MS') / FRAME_MS),
+      voicedAt: 0,
+      endedAt: 0,
       frames: [],
       buffered: 0,
       decided: 0,
       transcribing: Promise.resolve(),
-      pending: 0,
+      finalsDone: 0,
+      partial: undefined,
+      utterance: 0,
       partialAt: 0,
     });
   }
@@ -88,7 +110,7 @@ class VadEngine implements LiveEngine {
     if (!session) return;
     this.sessions.delete(sessionId);
     session.vad.free();
-    await session.transcribing;
+    await Promise.all([session.transcribing, session.partial]);
     session.events.close();
   }
 
@@ -108,10 +130,10 @@ class VadEngine implements LiveEngine {
     session.frames.push(samples);
     session.buffered += samples.length;
     for (const voiced of decisions) this.step(sessionId, session, voiced, frameSamples);
-    if (!session.speaking) trimTo(session, PRE_ROLL_FRAMES * frameSamples);
-    else if (this.transcribe && session.pending === 0 && session.buffered - session.partialAt >= PARTIAL_EVERY_S * session.vad.inputRate) {
+    if (!session.speaking) trimTo(session, (session.startFrames + PRE_ROLL_FRAMES) * frameSamples);
+    else if (this.transcribe && !session.partial && session.buffered - session.partialAt >= PARTIAL_EVERY_S * session.vad.inputRate) {
       session.partialAt = session.buffered;
-      this.queueTranscript(sessionId, session, concat(session.frames), false);
+      this.startPartial(session, concat(session.frames));
     }
   }
 
@@ -120,43 +142,62 @@ class VadEngine implements LiveEngine {
     const at = (session.decided * FRAME_MS) / 1000;
     if (!session.speaking) {
       session.voicedRun = voiced ? session.voicedRun + 1 : 0;
-      if (session.voicedRun < START_FRAMES) return;
+      if (session.voicedRun < session.startFrames) return;
       session.speaking = true;
+      session.utterance += 1;
       session.silentRun = 0;
+      session.voicedAt = performance.now();
       session.partialAt = session.buffered;
       session.events.push(liveEvent('VAD', { vadSignal: 'speech_start', metadata: { at_s: round(at) } }));
       return;
     }
     session.silentRun = voiced ? 0 : session.silentRun + 1;
-    if (session.silentRun < END_FRAMES && session.buffered < MAX_UTTERANCE_S * session.vad.inputRate) return;
+    if (voiced) session.voicedAt = performance.now();
+    if (session.silentRun < session.endFrames && session.buffered < MAX_UTTERANCE_S * session.vad.inputRate) return;
     session.speaking = false;
     session.voicedRun = 0;
+    session.endedAt = performance.now();
     session.events.push(liveEvent('VAD', { vadSignal: 'speech_end', metadata: { at_s: round(at) } }));
     const utterance = concat(session.frames);
     session.frames = [];
     session.buffered = 0;
     // The trailing silence that ended the utterance is dropped; recognisers do better without it.
-    if (this.transcribe) this.queueTranscript(sessionId, session, utterance.subarray(0, Math.max(0, utterance.length - (END_FRAMES - 2) * frameSamples)), true);
+    if (this.transcribe) this.queueFinal(sessionId, session, utterance.subarray(0, Math.max(0, utterance.length - (session.endFrames - 2) * frameSamples)));
   }
 
-  /** A final transcript of a finished utterance, or a partial one of the utterance so far. */
-  private queueTranscript(sessionId: string, session: Session, speech: Int16Array, isFinal: boolean): void {
+  /** The final transcript of a finished utterance, after the finals before it. */
+  private queueFinal(sessionId: string, session: Session, speech: Int16Array): void {
     const transcribe = this.transcribe as UtteranceTranscriber;
     const rate = session.vad.inputRate;
-    session.pending += 1;
+    // A final tells when its speech ended, so whoever hears it can time the recogniser and the whole turn.
+    const timing: UtteranceTiming = { speech_ended_at: session.endedAt, voiced_at: session.voicedAt };
     session.transcribing = session.transcribing.then(async () => {
       try {
         const text = (await transcribe(speech, rate)).trim();
-        if (text !== '') session.events.push(liveEvent('TRANSCRIPT', { text, isFinal }));
+        if (text !== '') session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: true, metadata: { ...timing } }));
       } catch (error) {
-        // A failed partial is only a missed hint; the final of the utterance still comes.
-        if (!isFinal) return;
         this.logger.warn({ err: error, session: sessionId }, 'transcribing an utterance failed');
         session.events.push(liveEvent('ERROR', { detail: error instanceof Error ? error.message : String(error) }));
       } finally {
-        session.pending -= 1;
+        session.finalsDone += 1;
       }
     });
+  }
+
+  /** A partial transcript of the utterance so far, sent only between the previous utterance's final and its own. */
+  private startPartial(session: Session, speech: Int16Array): void {
+    const transcribe = this.transcribe as UtteranceTranscriber;
+    const utterance = session.utterance;
+    session.partial = (async () => {
+      try {
+        const text = (await transcribe(speech, session.vad.inputRate)).trim();
+        if (text !== '' && session.finalsDone === utterance - 1) session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: false }));
+      } catch {
+        // A failed partial is only a missed hint; the final of the utterance still comes.
+      } finally {
+        session.partial = undefined;
+      }
+    })();
   }
 }
 

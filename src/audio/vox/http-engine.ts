@@ -1,8 +1,7 @@
 import { linkedSignal } from '../../chain/linked-signal.ts';
 import type { ConfigStore } from '../../config/store.ts';
 import { httpTtsEndpoints, httpTtsTimeoutSeconds } from './http-tts-settings.ts';
-import type { Logger } from '../../logging.ts';
-import type { EngineFactory } from '../engine-registry.ts';
+import type { EngineContext, EngineFactory } from '../engine-registry.ts';
 import type { VoxEngine, VoxRequest } from './contract.ts';
 
 export const HTTP_VOX_ENGINE = 'http';
@@ -62,7 +61,12 @@ export function buildHttpTtsRequest(options: HttpTtsOptions, text: string, reque
 }
 
 /** Posts to each endpoint in order until one answers with audio; undefined when none does. */
-export async function fetchSpeech(options: HttpTtsOptions, text: string, request: VoxRequest, logger: Logger): Promise<Uint8Array | undefined> {
+export async function fetchSpeech(
+  options: HttpTtsOptions,
+  text: string,
+  request: VoxRequest,
+  { logger, clock }: Pick<EngineContext, 'logger' | 'clock'>,
+): Promise<Uint8Array | undefined> {
   if (options.endpoints.length === 0) throw new Error('no HTTP TTS endpoint is configured (HTTP_TTS_ENDPOINTS)');
   const { headers, body } = buildHttpTtsRequest(options, text, request);
   for (const endpoint of options.endpoints) {
@@ -71,6 +75,7 @@ export async function fetchSpeech(options: HttpTtsOptions, text: string, request
     const attempt = linkedSignal([request.signal], {
       ms: options.timeoutSeconds * 1000,
       reason: () => new Error(`no answer within ${options.timeoutSeconds} s`),
+      clock,
     });
     try {
       const response = await fetch(endpoint, { method: 'POST', headers, body, signal: attempt.signal });
@@ -87,12 +92,12 @@ export async function fetchSpeech(options: HttpTtsOptions, text: string, request
 }
 
 /** The `http` engine (spec alias `http`): a speech server reached over HTTP, configured by HTTP_TTS_*. */
-export const createHttpVoxEngine: EngineFactory<VoxEngine> = ({ config, logger }) => ({
+export const createHttpVoxEngine: EngineFactory<VoxEngine> = ({ config, logger, clock }) => ({
   get outputFormat() {
     return config.get('HTTP_TTS_FORMAT');
   },
   get sampleRate() {
     return config.get('HTTP_TTS_SAMPLE_RATE');
   },
-  generate: (text, _emotion, request) => fetchSpeech(httpTtsOptionsFromConfig(config), text, request, logger),
+  generate: (text, _emotion, request) => fetchSpeech(httpTtsOptionsFromConfig(config), text, request, { logger, clock }),
 });

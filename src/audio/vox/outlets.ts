@@ -1,15 +1,29 @@
 import { z } from 'zod';
 import { LipsyncSchema, type Lipsync } from '../lipsync.ts';
 
-/** The contract's web UI frame for speech: the browser re-dispatches it as `app:tts-play` (and `app:lipsync`). */
+/**
+ * The contract's web UI frame for speech: the browser re-dispatches it as `app:tts-play` (and `app:lipsync`).
+ * One piece (a sentence) of an utterance: the pieces of one reply share `utterance_id`, count `seq` from 0
+ * and the final one has `last`; the page plays them in order, without gaps.
+ */
 export const TtsPlayMessageSchema = z.object({
   type: z.literal('tts_play'),
   url: z.string(),
   audio_duration_s: z.number(),
   lipsync: LipsyncSchema.nullable(),
   text: z.string(),
+  utterance_id: z.string(),
+  seq: z.number().int().min(0),
+  last: z.boolean(),
 });
 export type TtsPlayMessage = z.infer<typeof TtsPlayMessageSchema>;
+
+/** Where a piece sits in its utterance. */
+export interface UtterancePlace {
+  utteranceId: string;
+  seq: number;
+  last: boolean;
+}
 
 /** One synthesised utterance on its way to a conversation. */
 export interface SpokenAudio {
@@ -24,12 +38,15 @@ export interface SpokenAudio {
   text: string;
 }
 
-export const ttsPlayMessage = (audio: SpokenAudio): TtsPlayMessage => ({
+export const ttsPlayMessage = (audio: Pick<SpokenAudio, 'url' | 'durationS' | 'lipsync' | 'text'>, place: UtterancePlace): TtsPlayMessage => ({
   type: 'tts_play',
   url: audio.url,
   audio_duration_s: audio.durationS,
   lipsync: audio.lipsync,
   text: audio.text,
+  utterance_id: place.utteranceId,
+  seq: place.seq,
+  last: place.last,
 });
 
 /** Where an interface's speech goes. Both resolve false when the conversation could not be reached. */

@@ -1,3 +1,4 @@
+import type { Clock, TimerHandle } from '../../body/clock.ts';
 import type { ConfigStore } from '../../config/store.ts';
 import type { Logger } from '../../logging.ts';
 import type { EngineRegistry } from '../engine-registry.ts';
@@ -8,6 +9,7 @@ import { decodeWav, durationSeconds, firstChannel, isWav, wrapPcm, type Pcm16 } 
 import { DEFAULT_SAMPLE_RATE, type VoxEngine } from './contract.ts';
 import { chooseEngine } from './engine-choice.ts';
 import type { SpeechFiles } from './output-files.ts';
+import { SpeechSchedule } from './speech-schedule.ts';
 import type { SpeechOutlet, SpeechOutlets, SpokenAudio } from './outlets.ts';
 
 /** speak(text, interface_path, emotion, engine_name?, merged_text?) as one object. */
@@ -49,11 +51,29 @@ export interface SpeakResult {
 /** The body as Vox needs it: show the audio (late joiners resume it) and talk for its duration. */
 export interface SpeakingBody {
   speak(audio: { url: string; durationS: number; lipsync: Lipsync | null }): void;
+  /** Stops the audio and the talk at once (a barge-in). */
+  silence(): void;
+}
+
+/** A piece of speech ready to play, neither delivered nor on the body yet (VoxPlugin.prepare). */
+export interface PreparedSpeech {
+  url: string;
+  path: string;
+  filename: string;
+  wav: Uint8Array;
+  durationS: number;
+  lipsync: Lipsync;
+  engine: string;
+  language: string | undefined;
+  /** Time spent in the engine's generate. */
+  engineMs: number;
 }
 
 export interface VoxDependencies {
   engines: EngineRegistry<VoxEngine>;
   config: ConfigStore;
+  /** VOX_TIMEOUT_SECONDS runs on it. */
+  clock: Clock;
   files: SpeechFiles;
   outlets: SpeechOutlets;
   body: SpeakingBody | undefined;
@@ -83,37 +103,67 @@ export class VoxPlugin {
     const { language, choice, engineName } = this.choose(text, request.engine);
     if (engineName === undefined) return this.failed(request, caption, 'skipped', 'Vox is disabled (ACTIVE_VOX_ENGINE)');
     try {
-      const engine = await this.deps.engines.get(engineName);
-      const started = performance.now();
-      const bytes = await this.generate(engine, text, request.emotion, { language, voice: choice.voice, model: choice.model });
-      const engineMs = performance.now() - started;
-      const { wav, pcm } = normalise(bytes, engine);
-      const durationS = round(durationSeconds(pcm));
-      if (durationS === 0) throw new SpeechFailure('the engine returned no samples');
-      const file = await this.deps.files.write(wav);
-      const lipsync = engineLipsync(engine, bytes) ?? estimateLipsync(firstChannel(pcm), pcm.sampleRate);
-      this.deps.body?.speak({ url: file.url, durationS, lipsync });
-      const audio: SpokenAudio = { interfacePath: request.interfacePath, url: file.url, path: file.path, wav, durationS, lipsync, text: caption };
+      const piece = await this.render(text, request.emotion, engineName, { language, voice: choice.voice, model: choice.model });
+      const { url, path, wav, durationS, lipsync } = piece;
+      this.deps.body?.speak({ url, durationS, lipsync });
+      const audio: SpokenAudio = { interfacePath: request.interfacePath, url, path, wav, durationS, lipsync, text: caption };
       const delivered = await this.deliver(request, (outlet) => outlet.audio(audio));
-      void this.deps.files.sweep().catch((error: unknown) => logger.warn({ err: error }, 'cleaning old speech files failed'));
-      logger.debug({ engine: engineName, language, reason: choice.reason, file: file.filename, duration_s: durationS }, 'speech ready');
+      logger.debug({ engine: engineName, language, reason: choice.reason, file: piece.filename, duration_s: durationS }, 'speech ready');
       return {
         status: 'success',
-        filename: file.filename,
-        url: file.url,
+        filename: piece.filename,
+        url,
         engine: engineName,
         language,
         audio_duration_s: durationS,
         lipsync,
         delivered,
         fallback_text: false,
-        engine_ms: engineMs,
+        engine_ms: piece.engineMs,
       };
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
       logger.warn({ engine: engineName, interface_path: request.interfacePath, detail }, 'speech generation failed');
       return { ...(await this.failed(request, caption, 'error', detail)), engine: engineName, language };
     }
+  }
+
+  /**
+   * One piece of speech (a sentence of a streamed reply) made ready: its file and visemes, with the active
+   * engine or a language override. Nothing is delivered and the body does not move: the caller schedules
+   * both (a SpeechSchedule). Throws when there is nothing to say, Vox is off or the engine fails.
+   */
+  async prepare(request: { text: string; emotion?: string | undefined }): Promise<PreparedSpeech> {
+    const text = cleanSpeechText(request.text);
+    if (text === '') throw new SpeechFailure('nothing to say once emoji and spaces are removed');
+    const { language, choice, engineName } = this.choose(text, undefined);
+    if (engineName === undefined) throw new SpeechFailure('Vox is disabled (ACTIVE_VOX_ENGINE)');
+    return this.render(text, request.emotion, engineName, { language, voice: choice.voice, model: choice.model });
+  }
+
+  /** A new utterance's timeline: its pieces go on the body one after another, on the process's (the body's) clock. */
+  schedule(): SpeechSchedule {
+    return new SpeechSchedule(this.deps.clock, this.deps.body);
+  }
+
+  /** Text to a WAV file in VOX_OUTPUT_DIR with its lip-sync (the engine's, else estimated from the samples). */
+  private async render(
+    text: string,
+    emotion: string | undefined,
+    engineName: string,
+    hints: { language?: string | undefined; voice?: string | undefined; model?: string | undefined },
+  ): Promise<PreparedSpeech> {
+    const engine = await this.deps.engines.get(engineName);
+    const started = performance.now();
+    const bytes = await this.generate(engine, text, emotion, hints);
+    const engineMs = performance.now() - started;
+    const { wav, pcm } = normalise(bytes, engine);
+    const durationS = round(durationSeconds(pcm));
+    if (durationS === 0) throw new SpeechFailure('the engine returned no samples');
+    const file = await this.deps.files.write(wav);
+    const lipsync = engineLipsync(engine, bytes) ?? estimateLipsync(firstChannel(pcm), pcm.sampleRate);
+    void this.deps.files.sweep().catch((error: unknown) => this.deps.logger.warn({ err: error }, 'cleaning old speech files failed'));
+    return { url: file.url, path: file.path, filename: file.filename, wav, durationS, lipsync, engine: engineName, language: hints.language, engineMs };
   }
 
   /** Speech for no conversation (the radio's banter): a WAV file in VOX_OUTPUT_DIR, no body, no delivery. */
@@ -144,10 +194,11 @@ export class VoxPlugin {
     hints: { language?: string | undefined; voice?: string | undefined; model?: string | undefined },
   ): Promise<Uint8Array> {
     const timeoutS = this.deps.config.get('VOX_TIMEOUT_SECONDS');
+    const { clock } = this.deps;
     const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
+    let timer: TimerHandle;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      timer = clock.setTimeout(() => {
         controller.abort(new Error('timeout'));
         reject(new SpeechFailure(`the engine did not answer within VOX_TIMEOUT_SECONDS (${timeoutS} s)`));
       }, timeoutS * 1000);
@@ -158,7 +209,7 @@ export class VoxPlugin {
       if (!bytes || bytes.byteLength === 0) throw new SpeechFailure('the engine returned no audio');
       return bytes;
     } finally {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
     }
   }
 

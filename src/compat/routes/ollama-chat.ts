@@ -41,7 +41,7 @@ async function answer(reply: FastifyReply, bridge: CompatBridge, question: Quest
     const result = await bridge.ask({ ...question, streaming: false, signal });
     return frames.final(model, result.text, result);
   }
-  const out = responseStream(reply, 'application/x-ndjson');
+  const out = responseStream(reply, 'application/x-ndjson', bridge.clock);
   try {
     const result = await bridge.ask({
       ...question,

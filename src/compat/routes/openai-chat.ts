@@ -16,7 +16,7 @@ type Question = Omit<AskInput, 'signal' | 'onText' | 'streaming'>;
 /** Server-sent events as OpenAI sends them: a role chunk, content chunks, the finish chunk, usage, `[DONE]`. */
 async function streamAnswer(reply: FastifyReply, bridge: CompatBridge, question: Question, options: { model: string; includeUsage: boolean }) {
   const identity = completionIdentity(options.model);
-  const out = responseStream(reply, 'text/event-stream; charset=utf-8');
+  const out = responseStream(reply, 'text/event-stream; charset=utf-8', bridge.clock);
   let first = true;
   const send = (text: string) => {
     out.write(event(completionChunk(identity, first ? { role: 'assistant', content: text } : { content: text })));

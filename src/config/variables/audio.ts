@@ -34,7 +34,17 @@ export const audioVariables = {
   VOX_DEFAULT_MODEL: text('', { ...audio, description: 'Default model of the TTS engine; empty uses the engine default.' }),
   LOCAL_VOICE: text('', { ...audio, description: 'Voice of the bundled local engine; empty uses the engine default.' }),
   HTTP_VOICE: text('', { ...audio, description: 'Voice of the http engine; empty uses the engine default.' }),
+  WEBUI_SPEAK_REPLIES: flag(true, {
+    ...audio,
+    description: 'Speak plain web chat answers sentence by sentence while Vox has an engine; each window has its own voice switch.',
+  }),
   LIVE_CORTEX: text('disabled', { ...audio, description: 'Active live engine (vad, a live Cortex engine); disabled switches Live off.' }),
+  LIVE_VAD_SILENCE_MS: integer(500, {
+    ...audio,
+    min: 200,
+    max: 3000,
+    description: 'Silence in ms that ends an utterance in the built-in vad Live engine; applies to new sessions.',
+  }),
 } as const;
 
 export const httpTtsVariables = {

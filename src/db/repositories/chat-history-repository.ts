@@ -120,6 +120,25 @@ export class ChatHistoryRepository {
     return chronological(await select.orderBy('timestamp', 'desc').orderBy('id', 'desc').limit(query.limit).execute());
   }
 
+  /**
+   * Gives the newest row of the path sent by `senderId` with exactly `text` the text `replacement` (what a
+   * barge-in left of a reply). False when there is no such row.
+   */
+  async replaceNewestText(interfacePath: string, senderId: string, text: string, replacement: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('chat_history')
+      .select('id')
+      .where('interface_path', '=', interfacePath)
+      .where('sender_id', '=', senderId)
+      .where('message_text', '=', text)
+      .orderBy('timestamp', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return false;
+    await this.db.updateTable('chat_history').set({ message_text: replacement }).where('id', '=', row.id).execute();
+    return true;
+  }
+
   async clear(interfacePath: string): Promise<number> {
     const result = await this.db.deleteFrom('chat_history').where('interface_path', '=', interfacePath).executeTakeFirst();
     return Number(result.numDeletedRows);

@@ -64,6 +64,6 @@ export const systemRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   });
 
   app.get('/api/streamer/health', { schema: { summary: 'Health of the remote-streaming adapter' } }, async () =>
-    checkStreamerHealth(config.get('STREAMER_URL')),
+    checkStreamerHealth(config.get('STREAMER_URL'), services.clock),
   );
 };

@@ -12,7 +12,8 @@ import { installFaceProbe } from './face-probe.ts';
 import { installMouthProbe } from './mouth-probe.ts';
 import { EMPTY_PERSONA, loadPersona, type Persona, publishPersona } from './persona.ts';
 import { AnimationPlayer, type PlayCommand } from './player.ts';
-import { announceSpeech, Speech } from './speech.ts';
+import { Speech } from './speech.ts';
+import { SpeechQueue } from './speech-queue.ts';
 import type { Stage } from './stage.ts';
 import { loadVrm } from './vrm-loader.ts';
 
@@ -44,6 +45,8 @@ export class Avatar {
   private readonly faceInbox = new FaceInbox();
   /** Speech audio; main shows the "Tap to enable sound" button while the browser refuses it. */
   readonly speech = new Speech();
+  /** The spoken reply's pieces in order; main turns it off with the voice switch. */
+  readonly speechQueue: SpeechQueue;
   private lipsync: boolean | undefined;
 
   constructor(
@@ -52,6 +55,7 @@ export class Avatar {
     /** Asks main to poll `GET /api/animation_state` (a summary says the server plays something else). */
     private readonly resync: () => void,
   ) {
+    this.speechQueue = new SpeechQueue(this.speech, send);
     stage.onFrame((delta) => this.frame(delta));
     installFaceProbe(stage, () => this.body);
     installMouthProbe(stage, this.speech, () => this.body);
@@ -113,11 +117,15 @@ export class Avatar {
         if (this.playing?.state !== message.state || !decodeURIComponent(this.playing.file).endsWith(`/${message.animation_file}`)) this.resync();
         return true;
       case 'tts_play':
-        announceSpeech(message);
-        this.speech.play({ url: message.url, lipsync: message.lipsync ?? null });
+        this.speechQueue.push(message);
+        return true;
+      case 'tts_stop':
+        this.speechQueue.stop(message.utterance_id);
         return true;
       case 'vrm_audio':
-        if (message.audio) this.speech.play({ url: message.audio.url, offset_s: message.audio.offset_s, lipsync: message.audio.lipsync_data ?? null });
+        // The body's clip is for a window that joins mid-speech; the queue's own pieces are not played twice.
+        if (message.audio && this.speechQueue.allowsClip(message.audio.url))
+          this.speech.play({ url: message.audio.url, offset_s: message.audio.offset_s, lipsync: message.audio.lipsync_data ?? null });
         return true;
       default:
         return false;

@@ -11,12 +11,17 @@ export interface SpeechRequest {
   url: string;
   offset_s?: number;
   lipsync?: Lipsync | null;
+  /** An element created ahead (the speech queue preloads the next piece), else a new one. */
+  element?: HTMLAudioElement;
+  /** Called once when this clip plays to its end (not when it is stopped). */
+  onEnded?: () => void;
 }
 
 export class Speech {
   private audio: HTMLAudioElement | undefined;
   private url: string | undefined;
   private lipsync: Lipsync | undefined;
+  private onEnded: (() => void) | undefined;
   private shown: { url: string; time: number } | undefined;
   private blocked = false;
   private readonly blockedListeners = new Set<(blocked: boolean) => void>();
@@ -37,17 +42,24 @@ export class Speech {
     if (audio?.paused && !audio.ended) audio.play().catch((error: unknown) => this.refused(audio, error));
   }
 
-  /** The same clip announced twice (tts_play and vrm_audio) plays once. */
+  /** The same clip announced twice (tts_play and vrm_audio) plays once; the later request's onEnded is kept. */
   play(request: SpeechRequest): void {
-    if (this.url === request.url && this.audio && !this.audio.ended) return;
+    if (this.url === request.url && this.audio && !this.audio.ended) {
+      if (request.onEnded) this.onEnded = request.onEnded;
+      return;
+    }
     this.stop();
-    const audio = new Audio(request.url);
+    const audio = request.element ?? new Audio(request.url);
     this.audio = audio;
     this.url = request.url;
     this.lipsync = request.lipsync?.visemes?.length ? request.lipsync : undefined;
+    this.onEnded = request.onEnded;
     if (request.offset_s) audio.currentTime = request.offset_s;
     audio.addEventListener('ended', () => {
-      if (this.audio === audio) this.stop();
+      if (this.audio !== audio) return;
+      const onEnded = this.onEnded;
+      this.stop();
+      onEnded?.();
     });
     audio.play().then(
       () => this.setBlocked(false),
@@ -60,6 +72,12 @@ export class Speech {
     this.audio = undefined;
     this.url = undefined;
     this.lipsync = undefined;
+    this.onEnded = undefined;
+  }
+
+  /** The clip playing (or waiting for the autoplay unlock) and its clock; undefined when none. */
+  current(): { url: string; time: number } | undefined {
+    return this.audio && this.url ? { url: this.url, time: this.audio.currentTime } : undefined;
   }
 
   /** Browsers refuse sound before the first user gesture: the avatar still moves, and the page offers a tap. */

@@ -13,9 +13,13 @@ export class ChatPanel {
   /** Shown while the history's database does not answer (WS `database_status`). */
   private readonly database: HTMLParagraphElement;
   private readonly input: HTMLTextAreaElement;
+  private readonly form: HTMLFormElement;
+  private readonly sendButton: HTMLButtonElement;
   private readonly shown = new Map<string, HTMLLIElement>();
   private readonly welcome = new ChatWelcome();
   private awaitingReply = false;
+  /** The conversation this window shows (from chat_history): the microphone's socket names it. */
+  interfacePath: string | undefined;
 
   constructor(
     root: HTMLElement,
@@ -31,12 +35,28 @@ export class ChatPanel {
         this.submit();
       }
     });
-    const form = h('form', { class: 'chat-form' }, this.input, h('button', { type: 'submit' }, 'Send'));
-    form.addEventListener('submit', (event) => {
+    this.sendButton = h('button', { type: 'submit' }, 'Send');
+    this.form = h('form', { class: 'chat-form' }, this.input, this.sendButton);
+    this.form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.submit();
     });
-    root.append(this.welcome.element, this.database, this.list, this.typing, form);
+    root.append(this.welcome.element, this.database, this.list, this.typing, this.form);
+  }
+
+  /** Controls that belong with the text box (the microphone), placed before the Send button. */
+  addToForm(...nodes: Node[]): void {
+    this.sendButton.before(...nodes);
+  }
+
+  /** Lines under the form (the latency panel). */
+  addBelow(...nodes: Node[]): void {
+    this.form.after(...nodes);
+  }
+
+  /** The text box has the focus (Space then types, it does not talk). */
+  typingText(): boolean {
+    return document.activeElement === this.input;
   }
 
   /** Says again what works now (the settings may have changed while another page was shown). */
@@ -48,13 +68,18 @@ export class ChatPanel {
   handle(message: ServerMessage): boolean {
     switch (message.type) {
       case 'chat_history':
+        this.interfacePath = message.interface_path;
         this.list.replaceChildren();
         this.shown.clear();
         for (const entry of message.messages) this.show(entry);
         this.welcome.conversationEmpty = message.messages.length === 0;
         if (message.restored) this.notice('Conversation restored from an archive.');
         return true;
+      case 'chat_delta':
+        this.grow(message.id, message.text);
+        return true;
       case 'chat_message':
+        // The reply's final text replaces what its deltas built (same id: one bubble).
         this.show(message);
         if (message.role === 'assistant') this.setTyping(false);
         return true;
@@ -123,6 +148,16 @@ export class ChatPanel {
     this.shown.set(entry.id, item);
     this.welcome.conversationEmpty = false;
     this.scroll();
+  }
+
+  /** A reply as the model writes it: the bubble with this id grows; the thinking dots go with the first piece. */
+  private grow(id: string, text: string): void {
+    const paragraph = this.shown.get(id)?.querySelector('p');
+    if (paragraph) {
+      paragraph.textContent += text;
+      this.scroll();
+    } else this.show({ id, role: 'assistant', text, timestamp: new Date().toISOString() });
+    this.setTyping(false);
   }
 
   private notice(text: string, error = false): void {
