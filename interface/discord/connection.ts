@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, RESTEvents } from 'discord.js';
-import type { ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
-import { SerialConnection } from '../../src/components/serial-connection.ts';
+import { type ComponentContext, type ConnectionReport, SerialConnection } from '../../src/components/contract.ts';
 
 export interface ConnectionOptions {
   /** Read at each (re)connection, so a new token or API base takes effect on `restart`. */

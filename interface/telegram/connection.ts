@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Api, Bot, GrammyError } from 'grammy';
-import type { ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
+import { type ComponentContext, type ConnectionReport, SerialConnection } from '../../src/components/contract.ts';
 import { floodControl } from './flood-control.ts';
-import { SerialConnection } from '../../src/components/serial-connection.ts';
 
 export interface ConnectionOptions {
   /** Read at each (re)connection, so a new token or server takes effect on `restart`. */

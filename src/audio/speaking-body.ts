@@ -1,7 +1,7 @@
 import type { BodyServer } from '../body/body-server.ts';
 import type { TimerHandle } from '../body/clock.ts';
 import type { Logger } from '../logging.ts';
-import type { SpeakingBody } from './vox/vox-plugin.ts';
+import type { SpeakingBody } from './vox/speech-schedule.ts';
 
 const TALK_STATE = 'talk';
 const SOURCE = 'vox';

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { ConfigValues, VariableKey } from '../config/schema.ts';
+import type { VariableKey } from '../config/schema.ts';
 import type { MemoryStore } from '../memory/memory-store.ts';
 import type { Stage as MetricStage } from '../system/metrics.ts';
 import type { ActionOrigin, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
+import type { ClockPort, ConfigPort, ConnectionReport } from './ports.ts';
+
+export type { ClockPort, ConfigChangeEvent, ConfigPort, ConnectionReport } from './ports.ts';
 
 export type { Action, ActionOrigin, AttentionCommand, ChainOutcome, IncomingMessageInput, SubmitOptions, SubmitResult, TokenUsage } from './messages.ts';
 export { deliveredText, messageActionOf } from './messages.ts';
@@ -11,6 +14,7 @@ export type { Memory, MemoryCandidate, MemoryKind, NewMemory, Person, RecallScop
 export { type AllowedFolders, localFileOf, realLocalFile } from './local-files.ts';
 export { splitMessage } from './split-message.ts';
 export { TypingIndicators } from './typing-indicators.ts';
+export { SerialConnection } from './serial-connection.ts';
 export { PollingLoop, type PollingOptions, waitOn } from './polling.ts';
 export { PolledAccount, type PolledAccountOptions } from './polled-account.ts';
 export { OAuthToken, type OAuthTokenOptions, type RefreshGrant, TokenRefusedError } from './oauth-refresh.ts';
@@ -235,13 +239,6 @@ export interface CompletionPort {
   complete(request: { messages: ChatTurn[]; interfacePath: string; responseFormat?: JsonResponseFormat; signal?: AbortSignal }): Promise<string>;
 }
 
-/** Timers on the host's one injectable clock, so tests drive a component's time by hand. */
-export interface ClockPort {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
 /** An entry of the activity log (`GET /api/history/activity`) as a component reads it back. */
 export interface ActivityRecord {
   id: number;
@@ -295,28 +292,6 @@ export interface HostServices {
   stream: StreamPort;
 }
 export type ServiceName = keyof HostServices;
-
-export interface ConfigChangeEvent {
-  key: string;
-  value: unknown;
-  previous: unknown;
-}
-
-/** The configuration as a component reads it: typed values, and changes until the component stops. */
-export interface ConfigPort {
-  get<K extends VariableKey>(key: K): ConfigValues[K];
-  /** The raw text of any variable (an engine's `<NAME>_VOICE` too), or undefined. */
-  raw(key: string): string | undefined;
-  /** Calls `listener` on each change of one of `keys`; released by itself when the component stops. */
-  onChange(keys: readonly string[], listener: (change: ConfigChangeEvent) => void): void;
-}
-
-/** How a component that holds a connection (a chat platform, a station) is doing, shown on the Components page. */
-export interface ConnectionReport {
-  state: 'connecting' | 'connected' | 'disconnected';
-  /** Why it is not connected (a refused token, a retry in 30 s), or who it is connected as. */
-  detail?: string;
-}
 
 /** What a component sees: configuration, its logger and the services it declared, nothing else. */
 export interface ComponentContext<N extends ServiceName = ServiceName> {

@@ -1,4 +1,5 @@
-import type { ClockPort, ComponentContext } from './contract.ts';
+import type { Logger } from 'pino';
+import type { ClockPort, ConfigPort, ConnectionReport } from './ports.ts';
 import { PollingLoop } from './polling.ts';
 
 export interface PolledAccountOptions<Api> {
@@ -8,7 +9,7 @@ export interface PolledAccountOptions<Api> {
   looking: string;
   /** The variables whose change makes a new client and looks again at once. */
   connectionKeys: readonly string[];
-  context: Pick<ComponentContext, 'config' | 'logger' | 'reportConnection'>;
+  context: { config: ConfigPort; logger: Logger; reportConnection(report: ConnectionReport): void };
   clock: ClockPort;
   intervalMs(): number;
   /** A client with the current settings; `signal` ends its waits and requests when it is replaced or stops. */

@@ -1,4 +1,4 @@
-import type { ClockPort } from './contract.ts';
+import type { ClockPort } from './ports.ts';
 
 /** After this long an answer is noticeably slow, so the platform shows "typing…"; an instant one never waits for it. */
 const TYPING_DELAY_MS = 1000;

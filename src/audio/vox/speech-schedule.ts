@@ -1,6 +1,12 @@
 import type { Clock, TimerHandle } from '../../body/clock.ts';
 import type { Lipsync } from '../lipsync.ts';
-import type { SpeakingBody } from './vox-plugin.ts';
+
+/** The body as Vox needs it: show the audio (late joiners resume it) and talk for its duration. */
+export interface SpeakingBody {
+  speak(audio: { url: string; durationS: number; lipsync: Lipsync | null }): void;
+  /** Stops the audio and the talk at once (a barge-in). */
+  silence(): void;
+}
 
 /** One piece on the schedule: when it starts and ends playing, on the clock (epoch ms). */
 export interface ScheduledPiece {

@@ -9,7 +9,7 @@ import { decodeWav, durationSeconds, firstChannel, isWav, wrapPcm, type Pcm16 } 
 import { DEFAULT_SAMPLE_RATE, type VoxEngine } from './contract.ts';
 import { chooseEngine } from './engine-choice.ts';
 import type { SpeechFiles } from './output-files.ts';
-import { SpeechSchedule } from './speech-schedule.ts';
+import { type SpeakingBody, SpeechSchedule } from './speech-schedule.ts';
 import type { SpeechOutlet, SpeechOutlets, SpokenAudio } from './outlets.ts';
 
 /** speak(text, interface_path, emotion, engine_name?, merged_text?) as one object. */
@@ -46,13 +46,6 @@ export interface SpeakResult {
   fallback_text?: boolean;
   /** Time spent in the engine's generate, for the benchmark's overhead figure. */
   engine_ms?: number;
-}
-
-/** The body as Vox needs it: show the audio (late joiners resume it) and talk for its duration. */
-export interface SpeakingBody {
-  speak(audio: { url: string; durationS: number; lipsync: Lipsync | null }): void;
-  /** Stops the audio and the talk at once (a barge-in). */
-  silence(): void;
 }
 
 /** A piece of speech ready to play, neither delivered nor on the body yet (VoxPlugin.prepare). */
