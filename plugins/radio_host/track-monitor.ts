@@ -130,7 +130,9 @@ export class TrackMonitor {
     const { events } = this.options;
     events.snapshot(snapshot, receivedAt);
     const shown = snapshot.current;
-    if (!shown) return;
+    // While a broadcaster is live (our own banter, a DJ) now-playing shows the broadcast, not a song of the
+    // station's: it is no track change, and the song it interrupted stays the current one.
+    if (!shown || snapshot.liveStreamer !== null) return;
     const poll = { track: shown, sentAt, receivedAt };
     this.learn(poll);
     if (!this.current) this.adopt(null, poll, snapshot);
@@ -171,7 +173,7 @@ export class TrackMonitor {
     const { snapshot, receivedAt } = answer;
     events.snapshot(snapshot, receivedAt);
     const now = snapshot.current;
-    if (!now) return;
+    if (!now || snapshot.liveStreamer !== null) return;
     const poll = { track: now, sentAt: answer.sentAt, receivedAt };
     this.learn(poll);
     if (now.id === this.current.id) {

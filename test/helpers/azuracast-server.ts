@@ -74,7 +74,8 @@ export class AzuraCastServer {
   /** Song boundaries moved by `skip`: the index plays from this time. */
   private readonly schedule: Array<{ index: number; startedAt: number }> = [];
   private glitchUntil = -1;
-  private live: string | null = null;
+  /** The broadcaster live now, the title its metadata gave and when it went live. */
+  private live: { streamer: string; title: string; since: number } | null = null;
 
   constructor(options: AzuraCastOptions) {
     this.shortcode = options.shortcode ?? 'anima_fm';
@@ -132,9 +133,12 @@ export class AzuraCastServer {
     this.glitchUntil = this.options.clock.now() + ms;
   }
 
-  /** Another broadcaster is live (null: the AutoDJ plays). */
-  setLive(streamer: string | null): void {
-    this.live = streamer;
+  /**
+   * Another broadcaster is live (null: the AutoDJ plays). While it is, now-playing shows the broadcast's own
+   * metadata as AzuraCast does: a song of that title with duration 0, played since the broadcast began.
+   */
+  setLive(streamer: string | null, title = 'Live broadcast'): void {
+    this.live = streamer === null ? null : { streamer, title, since: this.options.clock.now() };
   }
 
   /** Now-playing requests so far. */
@@ -220,18 +224,30 @@ export class AzuraCastServer {
         hls_listeners: 0,
       },
       listeners: { total: 3, unique: 3, current: 3 },
-      live: { is_live: this.live !== null, streamer_name: this.live ?? '', broadcast_start: this.live ? seconds(now) : null, art: null },
-      now_playing: {
-        sh_id: 1000 + play.index,
-        played_at: seconds(play.startedAt) + PLAYBACK_DELAY_S,
-        duration,
-        playlist: shown.playlist ?? 'default',
-        streamer: '',
-        is_request: false,
-        song: songJson(shown),
-        elapsed,
-        remaining: duration - elapsed,
-      },
+      live: { is_live: this.live !== null, streamer_name: this.live?.streamer ?? '', broadcast_start: this.live ? seconds(this.live.since) : null, art: null },
+      now_playing: this.live
+        ? {
+            sh_id: 0,
+            played_at: seconds(this.live.since),
+            duration: 0,
+            playlist: '',
+            streamer: this.live.streamer,
+            is_request: false,
+            song: songJson({ title: this.live.title, artist: this.live.streamer, durationS: 0 }),
+            elapsed: seconds(now - this.live.since),
+            remaining: 0,
+          }
+        : {
+            sh_id: 1000 + play.index,
+            played_at: seconds(play.startedAt) + PLAYBACK_DELAY_S,
+            duration,
+            playlist: shown.playlist ?? 'default',
+            streamer: '',
+            is_request: false,
+            song: songJson(shown),
+            elapsed,
+            remaining: duration - elapsed,
+          },
       playing_next: {
         cued_at: seconds(play.endsAt) - 10,
         played_at: seconds(play.endsAt),

@@ -258,6 +258,22 @@ describe('the radio host on the manual clock', { timeout: 60_000 }, () => {
     expect(host?.status()).toEqual({ enabled: false, state: 'disabled', connected_station: null, last_error: null });
   });
 
+  it('takes the broadcast it went live with for no song: the next break is at the end of the song after it, not at its start', async () => {
+    await startHost([song('Before', 10), song('Hidden', 30), song('After', 30)]);
+    await run(10_250);
+    expect(injected.map((entry) => entry.at)).toEqual([START + 10_000]);
+    // Live, AzuraCast's now-playing shows the broadcast's own metadata (duration 0), then the AutoDJ goes on.
+    station?.setLive('dj', 'Anima FM');
+    await run(4_000);
+    station?.setLive(null);
+    station?.skip();
+    await run(35_000);
+    expect(injected.map((entry) => entry.at)).toEqual([START + 10_000, START + 44_500]);
+    const tracks = (await activity.recent('radio.track', 50)).map((entry) => (entry.data as { title?: string }).title).reverse();
+    // The playlist comes round again at 44 s; the broadcast is never one of them.
+    expect(tracks).toEqual(['Before', 'After', 'Before']);
+  });
+
   it('counts songs for RADIO_HOST_INTERMISSION', async () => {
     await startHost([song('One', 5), song('Two', 5), song('Three', 5), song('Four', 5)], { intermission: 2 });
     await run(20_500, 500);
