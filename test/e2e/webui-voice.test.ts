@@ -146,4 +146,30 @@ describe('web UI: streamed and spoken replies', { timeout: 120_000 }, () => {
     expect(await allMediaPaused(page)).toBe(true);
     expect(errors()).toEqual([]);
   });
+
+  it("stops the body's own clip when the body clears it before its end (stream mode's skip)", async () => {
+    const { page, errors } = await openChat();
+    const { services } = (stack as ModelStack).server.test;
+    const spoken = await services.audio.vox.speak({
+      text: 'This is a long answer for the stream, and the streamer skips it long before it has been said to the end.',
+      interfacePath: 'nobody/1',
+    });
+    expect(spoken.status).toBe('success');
+    await expect.poll(async () => (await mediaPlays(page)).some((source) => source.endsWith(spoken.url ?? '-')), POLL).toBe(true);
+    // What `POST /api/stream/skip` does to the body: its audio is cleared at once.
+    services.body.clearAudio();
+    await expect.poll(() => allMediaPaused(page), POLL).toBe(true);
+    const times = await page.evaluate(
+      (url) =>
+        (globalThis as unknown as { __media: Array<{ src: string; currentTime: number }> }).__media
+          .filter((media) => media.src.endsWith(url))
+          .map((media) => media.currentTime),
+      spoken.url ?? '-',
+    );
+    // Stopped where the clear found it, not played out to its end.
+    expect(spoken.audio_duration_s).toBeGreaterThan(4);
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) expect(time).toBeLessThan((spoken.audio_duration_s ?? 0) - 1);
+    expect(errors()).toEqual([]);
+  });
 });

@@ -17,6 +17,9 @@ import { SpeechQueue } from './speech-queue.ts';
 import type { Stage } from './stage.ts';
 import { loadVrm } from './vrm-loader.ts';
 
+/** How much of a body clip may be left when the clear of its natural end arrives (delivery and decoding lag). */
+const NATURAL_END_LAG_S = 0.5;
+
 const LAST_MODEL = 'anima.last_model';
 
 interface Body {
@@ -41,6 +44,8 @@ export class Avatar {
   private playingState: AnimationStateInfo | undefined;
   private pending: { command: PlayCommand; receivedAt: number } | undefined;
   private readonly preloads = new Set<string>();
+  /** The body's own clip this window plays (not a piece of a streamed reply, which tts_stop ends). */
+  private bodyClip: string | undefined;
   /** Face messages that arrive before the model are kept for it. */
   private readonly faceInbox = new FaceInbox();
   /** Speech audio; main shows the "Tap to enable sound" button while the browser refuses it. */
@@ -123,9 +128,12 @@ export class Avatar {
         this.speechQueue.stop(message.utterance_id);
         return true;
       case 'vrm_audio':
+        if (!message.audio) this.bodyClipCleared();
         // The body's clip is for a window that joins mid-speech; the queue's own pieces are not played twice.
-        if (message.audio && this.speechQueue.allowsClip(message.audio.url))
+        else if (this.speechQueue.allowsClip(message.audio.url)) {
+          this.bodyClip = message.audio.url;
           this.speech.play({ url: message.audio.url, offset_s: message.audio.offset_s, lipsync: message.audio.lipsync_data ?? null });
+        }
         return true;
       default:
         return false;
@@ -141,6 +149,17 @@ export class Avatar {
     // Clocks of server and browser may differ: only loops (which wrap) take the server's start time.
     if (snapshot.loop) command.elapsed = Math.max(0, (Date.now() - Date.parse(snapshot.started_at)) / 1000);
     this.command(command, undefined);
+  }
+
+  /**
+   * The body's audio was cleared. At a clip's natural end the clear comes as the clip finishes here (this window
+   * started it a moment after the server did), so it plays out; a clear with more than that left is a cut
+   * (stream mode's "skip"), and the clip stops at once.
+   */
+  private bodyClipCleared(): void {
+    const clip = this.bodyClip;
+    this.bodyClip = undefined;
+    if (clip !== undefined && this.speech.current()?.url === clip && this.speech.remaining() > NATURAL_END_LAG_S) this.speech.stop();
   }
 
   private command(command: PlayCommand, state: AnimationStateInfo | undefined, resetEyes?: boolean): void {

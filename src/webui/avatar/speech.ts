@@ -75,6 +75,13 @@ export class Speech {
     this.onEnded = undefined;
   }
 
+  /** Seconds left of the clip playing (Infinity while its length is not known yet); 0 when none plays (a refused one waits for the tap). */
+  remaining(): number {
+    const audio = this.audio;
+    if (!audio || audio.paused) return 0;
+    return Number.isFinite(audio.duration) ? audio.duration - audio.currentTime : Number.POSITIVE_INFINITY;
+  }
+
   /** The clip playing (or waiting for the autoplay unlock) and its clock; undefined when none. */
   current(): { url: string; time: number } | undefined {
     return this.audio && this.url ? { url: this.url, time: this.audio.currentTime } : undefined;
