@@ -109,7 +109,8 @@ describe('the Reddit development interface, against a local Reddit OAuth2 API', 
     reddit.rateLimit = { remaining: 0, resetS: 240 };
     reddit.commentReply('sam', 'anima', 'and what about you?');
     model.script({ kind: 'reply', text: 'Me? I am fine.' });
-    await launch();
+    // The chain's deadline runs on the same clock: the 240 s jump below must not pass it while the model writes.
+    await launch({ ...settings(), CORTEX_TIMEOUT_S: '600' });
 
     await expect.poll(() => log.some((line) => line.msg.startsWith('Reddit rate limit spent'))).toBe(true);
     expect(reddit.requests.filter((request) => request.method === 'POST')).toHaveLength(1); // the token request alone
