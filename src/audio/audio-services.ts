@@ -1,5 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BodyServer } from '../body/body-server.ts';
 import type { Clock } from '../body/clock.ts';
@@ -17,7 +15,6 @@ import { readExternalEndpoints, registerExternalEndpoints } from './external-end
 import type { LiveEngine } from './live/contract.ts';
 import { LivePlugin } from './live/live-plugin.ts';
 import { createVadEngine, VAD_LIVE_ENGINE } from './live/vad-engine.ts';
-import { wrapPcm } from './wav.ts';
 import type { VoxEngine } from './vox/contract.ts';
 import { createHttpVoxEngine, HTTP_VOX_ENGINE } from './vox/http-engine.ts';
 import { createLocalVoxEngine, LOCAL_VOX_ENGINE } from './vox/local-engine.ts';
@@ -114,17 +111,7 @@ export async function startAudio(options: AudioOptions): Promise<AudioServices> 
   };
 }
 
-/** Live utterances reach text only through transcribe_audio, via a temporary WAV file. */
+/** Live utterances reach text only through transcribe_audio (its in-memory form). */
 function utteranceTranscriber(auris: AurisPlugin) {
-  return async (pcm: Int16Array, sampleRate: number): Promise<string> => {
-    if (!auris.enabled) return '';
-    const directory = await mkdtemp(join(tmpdir(), 'anima-live-'));
-    try {
-      const path = join(directory, 'utterance.wav');
-      await writeFile(path, wrapPcm(new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength), sampleRate));
-      return await auris.transcribeAudio(path, 'audio/wav');
-    } finally {
-      await rm(directory, { recursive: true, force: true });
-    }
-  };
+  return async (pcm: Int16Array, sampleRate: number): Promise<string> => (auris.enabled ? auris.transcribePcm(pcm, sampleRate) : '');
 }

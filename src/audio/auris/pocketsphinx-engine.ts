@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { EngineFactory } from '../engine-registry.ts';
 import { AurisError, SPEECH_16K, type AurisEngine } from './contract.ts';
+import { grammarWords, writeGrammarDictionary } from './grammar-dictionary.ts';
 import { chooseLocalModel, type LanguageIdentifier } from './local-language.ts';
 
 export const POCKETSPHINX_ENGINE = 'pocketsphinx';
@@ -56,6 +57,7 @@ export function createPocketsphinxEngine(identify?: LanguageIdentifier): EngineF
     const options = PocketsphinxSettingsSchema.parse(settings);
     const models = Object.entries(options.models ?? { 'en-us': DEBIAN_EN_US });
     const grammar = options.grammar ?? (options.phrases ? phrasesToJsgf(options.phrases) : undefined);
+    const prepared = grammar ? new GrammarFiles(grammar) : undefined;
     return {
       input: SPEECH_16K,
       setup() {
@@ -63,6 +65,7 @@ export function createPocketsphinxEngine(identify?: LanguageIdentifier): EngineF
         if (missing.length > 0)
           throw new AurisError('engine_unavailable', `pocketsphinx model files are missing: ${missing.join(', ')} (Debian package pocketsphinx-en-us)`);
       },
+      teardown: () => prepared?.remove(),
       async transcribe(path, _mime, { signal }) {
         const choice = await chooseLocalModel({
           models,
@@ -73,25 +76,56 @@ export function createPocketsphinxEngine(identify?: LanguageIdentifier): EngineF
           logger,
         });
         if (!choice) throw new AurisError('engine_unavailable', 'no pocketsphinx model is configured');
-        const directory = grammar ? await mkdtemp(join(tmpdir(), 'anima-jsgf-')) : undefined;
-        try {
-          const args = ['-infile', path, '-logfn', '/dev/null', '-hmm', choice.model.hmm, '-dict', choice.model.dict];
-          if (directory && grammar) {
-            await writeFile(join(directory, 'grammar.gram'), grammar);
-            args.push('-jsgf', join(directory, 'grammar.gram'));
-          } else if (choice.model.lm) args.push('-lm', choice.model.lm);
-          const output = await run(options.program, args, options.timeout_seconds, signal);
-          return output
-            .split('\n')
-            .map((line) => line.trim())
-            .filter((line) => line !== '')
-            .join(' ');
-        } finally {
-          if (directory) await rm(directory, { recursive: true, force: true });
-        }
+        const args = ['-infile', path, '-logfn', '/dev/null', '-hmm', choice.model.hmm];
+        if (prepared) {
+          const files = await prepared.for(choice.model.dict);
+          args.push('-dict', files.dict, '-jsgf', files.grammar);
+        } else args.push('-dict', choice.model.dict, ...(choice.model.lm ? ['-lm', choice.model.lm] : []));
+        const output = await run(options.program, args, options.timeout_seconds, signal);
+        return output
+          .split('\n')
+          .map((line) => line.trim())
+          .filter((line) => line !== '')
+          .join(' ');
       },
     };
   };
+}
+
+/** The grammar's file and, per model dictionary, the dictionary cut down to its words: written once, kept until teardown. */
+class GrammarFiles {
+  private folder: Promise<string> | undefined;
+  private readonly dictionaries = new Map<string, Promise<{ grammar: string; dict: string }>>();
+  private written = 0;
+
+  constructor(private readonly grammar: string) {}
+
+  for(dictionary: string): Promise<{ grammar: string; dict: string }> {
+    let files = this.dictionaries.get(dictionary);
+    if (!files) {
+      files = this.write(dictionary);
+      // A failed write is tried again by the next utterance.
+      files.catch(() => this.dictionaries.delete(dictionary));
+      this.dictionaries.set(dictionary, files);
+    }
+    return files;
+  }
+
+  async remove(): Promise<void> {
+    const folder = await this.folder?.catch(() => undefined);
+    if (folder) await rm(folder, { recursive: true, force: true });
+  }
+
+  private async write(dictionary: string): Promise<{ grammar: string; dict: string }> {
+    this.folder ??= mkdtemp(join(tmpdir(), 'anima-jsgf-')).then(async (folder) => {
+      await writeFile(join(folder, 'grammar.gram'), this.grammar);
+      return folder;
+    });
+    const folder = await this.folder;
+    const dict = join(folder, `${this.written++}.dict`);
+    const cut = await writeGrammarDictionary(dictionary, grammarWords(this.grammar), dict);
+    return { grammar: join(folder, 'grammar.gram'), dict: cut ? dict : dictionary };
+  }
 }
 
 function run(program: string, args: string[], timeoutSeconds: number, signal: AbortSignal): Promise<string> {

@@ -5,14 +5,17 @@ declare module 'espeak-ng' {
     readFile(path: string): Uint8Array;
     analyzePath(path: string): { exists: boolean };
   }
-  interface ESpeakModule {
+  export interface ESpeakModule {
     FS: ESpeakFs;
+    /** The program's main (argc, argv pointers in the instance's memory), for an instance made with noInitialRun. */
+    _main(argc: number, argv: number): number;
   }
   interface ESpeakOptions {
     arguments: string[];
+    /** Instantiate without running main: it is run later with `_main`. */
+    noInitialRun?: boolean;
     print?: (line: string) => void;
     printErr?: (line: string) => void;
-    preRun?: Array<(module: ESpeakModule) => void>;
     /** Emscripten's hook to instantiate a module compiled elsewhere (WebAssembly objects, opaque here). */
     instantiateWasm?: (imports: object, receive: (instance: object, module: object) => void) => object;
   }
