@@ -84,6 +84,7 @@ const bench: Benchmark = async (report) => {
       report.progress(`turn ${turn}/${TURNS}: first audio ${Math.round(opening.at - endOfSpeech)} ms, whole answer ${Math.round(done.at - endOfSpeech)} ms`);
     }
     report.figure('silence_before_end_ms', 500, 'ms of LIVE_VAD_SILENCE_MS inside every figure below');
+    report.figure('anticipate_ms', 200, 'ms of silence after which the answer starts, held until the end is certain (LIVE_VAD_ANTICIPATE_MS)');
     if (stt.length > 0) report.figure('stt_p50_ms', percentile(stt, 50), 'ms speech_end to the final transcript');
     report.figure('whole_answer_p50_ms', percentile(whole, 50), 'ms end of speech to the last piece (no streaming: the answer spoken at once)');
     report.figure('voice_loop_p50_ms', percentile(first, 50), 'ms end of speech to the first tts_play (target <= 800)');

@@ -38,3 +38,19 @@ export function deferredAnimation(animation: MessageAnimation, work: DeferredWor
     },
   };
 }
+
+/** The body's transitions of an anticipated message (SubmitOptions.confirmed): in order once it is kept, none if it is not. */
+export function heldAnimation(animation: MessageAnimation, confirmed: Promise<boolean>): MessageAnimation {
+  let kept: boolean | undefined;
+  const waiting: Array<() => void> = [];
+  void confirmed.then((keep) => {
+    kept = keep;
+    for (const step of waiting.splice(0)) if (keep) step();
+  });
+  const when = (step: () => void) => (kept === undefined ? void waiting.push(step) : kept && step());
+  return {
+    think: () => when(() => animation.think()),
+    generating: (state) => when(() => animation.generating(state)),
+    end: () => when(() => animation.end()),
+  };
+}

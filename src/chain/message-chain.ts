@@ -23,7 +23,7 @@ import type { Logger } from '../logging.ts';
 import type { Metrics } from '../system/metrics.ts';
 import { AttentionModes, parseAttentionCommand } from './attention.ts';
 import { messageAnimation, noAnimation, registerBusyProbe, type MessageAnimation } from './message-animation.ts';
-import { DeferredWork, deferredAnimation } from './deferred-work.ts';
+import { DeferredWork, deferredAnimation, heldAnimation } from './deferred-work.ts';
 import { collectStream } from './collect.ts';
 import { ConversationQueue } from './conversation-queue.ts';
 import { NO_ENGINE_NOTICE, type CortexSelector } from './cortex-selector.ts';
@@ -37,6 +37,18 @@ import type { SpeechSlot } from './speech.ts';
 import type { OperatorRule } from './trainers.ts';
 
 export type { ChainOutcome, SubmitOptions, SubmitResult };
+
+/** An anticipated message the speaker went on from (SubmitOptions.confirmed resolved false); waits for the verdict. */
+async function withdrawn(options: SubmitOptions): Promise<boolean> {
+  return options.confirmed !== undefined && !(await options.confirmed);
+}
+
+/** A signal that aborts when an anticipated message is withdrawn. */
+function withdrawal(confirmed: Promise<boolean>): AbortSignal {
+  const controller = new AbortController();
+  void confirmed.then((kept) => kept || controller.abort(new Error('the anticipated message was withdrawn')));
+  return controller.signal;
+}
 
 /** How long a component's prompt context may take (a weather provider that does not answer must not hold every message). */
 export const CONTEXT_BUDGET_MS = 500;
@@ -134,15 +146,18 @@ export class MessageChain {
         senderId: message.senderId,
         senderName: message.senderName,
       });
-    const saved = message.history ? this.afterRequest.later(save) : save();
-    if (message.history)
+    const { confirmed } = options;
+    // An anticipated message is saved once kept; its answer reads the history with it added (answer()).
+    const saved = message.history ? this.afterRequest.later(save) : confirmed ? confirmed.then((kept) => (kept ? save() : '')) : save();
+    if (confirmed && sender) void confirmed.then((kept) => kept || this.limiter.refund(sender));
+    if (message.history || confirmed)
       saved.catch((error: unknown) =>
         this.logger.error({ err: error, interface_path: message.interfacePath }, 'the message could not be saved to the chat history'),
       );
     else await saved;
     if (!this.attention.shouldAnswer(message.interfacePath, message)) return { status: 'ignored', messageId, reason: 'asleep' };
 
-    const animation = this.animationFor(message, messageId);
+    const animation = confirmed ? heldAnimation(this.animationFor(message, messageId), confirmed) : this.animationFor(message, messageId);
     let settle: (outcome: ChainOutcome) => void = () => undefined;
     const done = new Promise<ChainOutcome>((resolve) => (settle = resolve));
     this.inFlight += 1;
@@ -207,6 +222,7 @@ export class MessageChain {
       const engine = this.engineFor(options.engine);
       if (!engine) {
         animation.end();
+        if (await withdrawn(options)) return { outcome: 'cancelled' };
         await this.notify(origin, cortex.notice() ?? NO_ENGINE_NOTICE, asker);
         return { outcome: 'notice' };
       }
@@ -217,21 +233,22 @@ export class MessageChain {
         senderName: message.senderName,
         text: message.text,
       };
+      const question = (username: string) => ({ role: 'user' as const, username, text: message.text });
       const messages = buildPrompt({
         promptOverride: config.get('PROMPT_OVERRIDE'),
         location: config.get('PERSONA_LOCATION'),
         actions: this.promptActions(),
         context: await this.pluginContext(turn),
         history: message.history
-          ? [
-              ...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })),
-              { role: 'user' as const, username: message.senderName, text: message.text },
-            ]
-          : await this.storedHistory(message.interfacePath, await saved),
+          ? [...message.history.map((turn) => ({ role: turn.role, username: '', text: turn.content })), question(message.senderName)]
+          : options.confirmed
+            ? // Not saved yet: the message is added as its row will read.
+              [...(await this.options.history.load(message.interfacePath)), question(message.senderName || message.senderId)]
+            : await this.storedHistory(message.interfacePath, await saved),
         interfacePath: message.interfacePath,
       });
       const seconds = config.get('CORTEX_TIMEOUT_S');
-      generation = linkedSignal([this.stopping.signal, options.signal], {
+      generation = linkedSignal([this.stopping.signal, options.signal, options.confirmed && withdrawal(options.confirmed)], {
         ms: seconds * 1000,
         reason: () => new Error(`no complete answer within ${seconds} s (CORTEX_TIMEOUT_S)`),
         clock: this.options.clock,
@@ -267,8 +284,14 @@ export class MessageChain {
       const tail = tags.flush();
       if (tail !== '') options.onDelta?.(tail);
       const parsed = parseReply(tags.text);
+      if (await withdrawn(options)) {
+        animation.end();
+        return { outcome: 'cancelled' };
+      }
       // An engine that answered within the turn it was asked in: the user's save comes before the reply's.
       this.afterRequest.flush();
+      // An anticipated message's row, saved once it was kept, comes before the reply's too.
+      if (options.confirmed) await saved;
       if (parsed.text === '' && parsed.actions.length === 0) throw new Error('the engine answered nothing');
       const report = await dispatchReply(parsed, origin, {
         delivery: this.options.delivery,
@@ -283,6 +306,7 @@ export class MessageChain {
       return { outcome: 'answered', report };
     } catch (error) {
       animation.end();
+      if (await withdrawn(options)) return { outcome: 'cancelled' };
       if (options.signal?.aborted) {
         this.logger.info({ interface_path: message.interfacePath, reason: String(options.signal.reason) }, 'the asker went away; the answer was cancelled');
         return { outcome: 'cancelled' };

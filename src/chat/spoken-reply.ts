@@ -40,6 +40,8 @@ export class SpokenReply {
       send(frame: TtsPlayMessage): void;
       /** Whether text not yet cut into a sentence will be said (the reply goes on). */
       hasMore(): boolean;
+      /** An anticipated reply's verdict: pieces are synthesised ahead, but sent (and timed) only once it is true. */
+      kept?: Promise<boolean>;
       logger: Logger;
     },
   ) {
@@ -123,6 +125,7 @@ export class SpokenReply {
         continue;
       }
       await this.decided();
+      if (this.deps.kept && !(await this.deps.kept)) this.stop();
       if (this.stopped) return;
       const seq = this.sent.length;
       const last = this.ended && this.waiting.length === 0;

@@ -6,6 +6,7 @@ import type { ChatMessage, DatabaseStatus } from '../history/chat-history.ts';
 import { WEBUI_INTERFACE, type WebSession } from '../history/web-session.ts';
 import type { Logger } from '../logging.ts';
 import type { Stage } from '../system/metrics.ts';
+import { HeldOutput } from './held-output.ts';
 import { SpokenReply, type ReplyVoice } from './spoken-reply.ts';
 import { StreamedReply } from './streamed-reply.ts';
 import type { TurnStages, WebChatEntry, WebChatFrame } from './web-chat-frames.ts';
@@ -147,9 +148,12 @@ export class WebChat {
 
   /**
    * A final transcript of the person speaking into a web conversation: shown to every window as their
-   * message, then answered like typed text. `timing` adds `stt` and `voice_loop` to the turn. Never rejects.
+   * message, then answered like typed text. `timing` adds `stt` and `voice_loop` to the turn. With `kept`
+   * (an end candidate, heard before the end of speech is certain) the answer starts at once, but the
+   * windows, the history and the body see nothing of the turn until `kept` resolves true, and nothing at
+   * all if it resolves false. Never rejects.
    */
-  async hear(interfacePath: string, text: string, timing: HeardTiming = {}): Promise<void> {
+  async hear(interfacePath: string, text: string, timing: HeardTiming = {}, kept?: Promise<boolean>): Promise<void> {
     const words = text.trim();
     const [window] = this.conversations.get(interfacePath) ?? [];
     if (words === '' || !window) return;
@@ -160,6 +164,7 @@ export class WebChat {
       chat: { text: words, id: randomUUID() },
       tell: (frame) => this.post(interfacePath, frame),
       timing,
+      kept,
     });
   }
 
@@ -207,8 +212,12 @@ export class WebChat {
     chat: { text: string; id: string };
     tell(frame: WebChatFrame): void;
     timing?: HeardTiming;
+    kept?: Promise<boolean> | undefined;
   }): Promise<void> {
-    const { path, chat, tell } = turn;
+    const { path, chat } = turn;
+    const held = new HeldOutput(turn.kept);
+    const tell = (frame: WebChatFrame) => held.run(() => turn.tell(frame));
+    const show = (frame: WebChatFrame) => held.run(() => this.post(path, frame));
     const stages: TurnStages = {};
     const observed = (stage: keyof TurnStages, seconds: number) => {
       stages[stage] = Math.round(seconds * 1000) / 1000;
@@ -233,8 +242,8 @@ export class WebChat {
     let settle: (text: string | undefined) => void = () => undefined;
     const saved = new Promise<string | undefined>((resolve) => (settle = resolve));
     const stream: StreamedReply = new StreamedReply({
-      delta: (text) => this.post(path, { type: 'chat_delta', id: replyId, text }),
-      speech: () => this.spokenReply(path, saved, () => stream.hasMore, firstAudio),
+      delta: (text) => show({ type: 'chat_delta', id: replyId, text }),
+      speech: () => this.spokenReply(path, { saved, held, kept: turn.kept }, () => stream.hasMore, firstAudio),
     });
     try {
       const result = await this.deps.chain.submit(
@@ -248,6 +257,7 @@ export class WebChat {
         },
         {
           awaitsReply: true,
+          ...(turn.kept ? { confirmed: turn.kept } : {}),
           onDelta: (delta) => stream.push(delta),
           onStage: (stage, seconds) => {
             // The first token's delay dates the start of generation, which tts_first_audio counts from.
@@ -265,27 +275,27 @@ export class WebChat {
           return;
         case 'command':
           // Attention commands (/status ...) are answered at once, by the chain, not by the model.
-          this.echo(path, chat);
-          for (const text of texts(result.delivered)) this.post(path, this.entry('system', text, path));
+          held.run(() => this.echo(path, chat));
+          for (const text of texts(result.delivered)) show(this.entry('system', text, path));
           return;
         case 'ignored':
-          this.echo(path, chat);
+          held.run(() => this.echo(path, chat));
           return;
         case 'queued': {
-          this.echo(path, chat);
-          this.typing(path, +1);
+          held.run(() => this.echo(path, chat));
+          held.run(() => this.typing(path, +1));
           const { outcome, delivered } = await result.done.finally(() => stream.end());
           const spoken = stream.spoken;
           const reply = delivered.find((action) => typeof action.payload.text === 'string')?.payload.text as string | undefined;
           settle(outcome === 'answered' ? reply : undefined);
           // The reply's first message carries the deltas' id: the page replaces the streamed bubble with it.
           if (outcome === 'answered')
-            for (const [index, text] of texts(delivered).entries()) this.post(path, this.entry('assistant', text, path, index === 0 ? replyId : undefined));
-          if (outcome === 'error' || outcome === 'notice')
-            this.post(path, { type: 'chat_error', message: deliveredText(delivered, '\n') || CHAT_FAILED_MESSAGE });
-          this.typing(path, -1);
+            for (const [index, text] of texts(delivered).entries()) show(this.entry('assistant', text, path, index === 0 ? replyId : undefined));
+          if (outcome === 'error' || outcome === 'notice') show({ type: 'chat_error', message: deliveredText(delivered, '\n') || CHAT_FAILED_MESSAGE });
+          held.run(() => this.typing(path, -1));
+          if (outcome === 'cancelled') spoken?.stop();
           await spoken?.finished();
-          this.post(path, { type: 'turn_stages', interface_path: path, stages });
+          show({ type: 'turn_stages', interface_path: path, stages });
           return;
         }
       }
@@ -298,18 +308,24 @@ export class WebChat {
   }
 
   /** The speech of a plain answer, when it is to be spoken: Vox on, WEBUI_SPEAK_REPLIES, a window's switch on. */
-  private spokenReply(path: string, saved: Promise<string | undefined>, hasMore: () => boolean, firstAudio: () => void): SpokenReply | undefined {
+  private spokenReply(
+    path: string,
+    turn: { saved: Promise<string | undefined>; held: HeldOutput; kept: Promise<boolean> | undefined },
+    hasMore: () => boolean,
+    firstAudio: () => void,
+  ): SpokenReply | undefined {
     const voice = this.voice;
     if (!voice?.speaksReplies() || this.listeners(path).length === 0) return undefined;
     const spoken = new SpokenReply({
       voice,
       hasMore,
       logger: this.deps.logger,
+      ...(turn.kept ? { kept: turn.kept } : {}),
       send: (frame) => {
         if (this.sendSpeech(path, frame)) firstAudio();
       },
     });
-    this.speaking.set(path, { spoken, saved });
+    turn.held.run(() => this.speaking.set(path, { spoken, saved: turn.saved }));
     return spoken;
   }
 

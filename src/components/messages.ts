@@ -80,6 +80,12 @@ export interface SubmitOptions {
   onUsage?: (usage: TokenUsage) => void;
   /** A loaded Cortex engine to answer instead of the active one (unknown or not loaded: the active one). */
   engine?: string;
+  /**
+   * An anticipated message (the speaker paused, but may go on): answered at once, yet nothing of it is
+   * saved, delivered or animated until this resolves true; false withdraws it (the answer is cancelled,
+   * its rate-limit token given back).
+   */
+  confirmed?: Promise<boolean>;
 }
 
 export interface DispatchReport {
@@ -88,7 +94,7 @@ export interface DispatchReport {
 }
 
 export interface ChainOutcome {
-  /** `cancelled`: the asker's signal aborted the answer; nothing was sent for it. */
+  /** `cancelled`: the asker's signal aborted the answer, or an anticipated message was withdrawn; nothing was sent for it. */
   outcome: 'answered' | 'notice' | 'error' | 'cancelled';
   /** With `awaitsReply`: the messages for the asker's conversation, in order (the reply or the notice). */
   delivered: Action[];

@@ -121,6 +121,7 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
     const early: Array<[RawData, boolean]> = [];
     let state: 'config' | 'opening' | 'streaming' | 'closed' = 'config';
     let session: LiveSession | undefined;
+    let binding: ReturnType<typeof webVoiceBinding> | undefined;
     let budget: AudioBudget | undefined;
     let garbage = 0;
     let configTimer: TimerHandle | undefined;
@@ -138,13 +139,13 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
       const path = frame.interface_path;
       const chat: VoiceConversations | undefined = path === undefined ? undefined : webChatIfLoaded(services);
       if (path !== undefined && !chat?.shows(path)) return refuse(BAD_CONFIG_CLOSE, `no web chat window shows ${path}`);
-      const binding = chat && path !== undefined ? webVoiceBinding(chat, path) : undefined;
+      binding = chat && path !== undefined ? webVoiceBinding(chat, path) : undefined;
       try {
         session = await live.open({
           engine: frame.engine,
           sampleRate: frame.sample_rate,
           sink: sinkFor(socket, services.metrics, binding?.speechStarted),
-          ...(binding ? { conversation: binding.conversation, minSpeechMs: binding.minSpeechMs } : {}),
+          ...(binding ? { conversation: binding.conversation, minSpeechMs: binding.minSpeechMs, anticipate: binding.anticipate } : {}),
         });
       } catch (error) {
         const detail =
@@ -194,7 +195,8 @@ export const audioStreamRoutes: FastifyPluginAsync<{ services: Services }> = asy
       socket.on('close', () => {
         state = 'closed';
         stopConfigTimer();
-        void session?.close();
+        // Once the engine has had its say: an answer begun on an end candidate whose final never came is dropped.
+        void session?.close().then(() => binding?.release());
       });
       configTimer = clock.setTimeout(() => state === 'config' && refuse(BAD_CONFIG_CLOSE, 'no config frame in time'), CONFIG_TIMEOUT_MS);
     });

@@ -24,12 +24,52 @@ export function heardTiming(metadata: Record<string, unknown>, now = performance
   };
 }
 
+/** An answer begun on an end candidate, waiting for the utterance's final to keep it or not. */
+interface AnticipatedTurn {
+  utterance: unknown;
+  text: string;
+  settle(kept: boolean): void;
+}
+
 /**
  * What a live session bound to a web conversation is opened with: its finals are the user's words there
  * (`hear`, not awaited: the session's events, such as the next speech_start that interrupts the answer,
  * must keep flowing while the answer is spoken), its speech_start interrupts, and the echo guard.
+ *
+ * It also anticipates: an end candidate (the speaker paused for LIVE_VAD_ANTICIPATE_MS) starts the answer
+ * at once, held back from the windows and the history; the utterance's final with the same words keeps
+ * it, anything else (voice coming back, other words) drops it. The answer's first sentence is then often
+ * ready when the end of speech is certain.
  */
 export function webVoiceBinding(chat: VoiceConversations, interfacePath: string) {
-  const conversation: LiveConversation = { submit: async (_sessionId, text, metadata) => void chat.hear(interfacePath, text, heardTiming(metadata)) };
-  return { conversation, speechStarted: () => chat.interrupt(interfacePath), minSpeechMs: BARGE_IN_MIN_SPEECH_MS };
+  let anticipated: AnticipatedTurn | undefined;
+  const drop = () => {
+    anticipated?.settle(false);
+    anticipated = undefined;
+  };
+  const conversation: LiveConversation = {
+    partial: (_sessionId, text, metadata) => {
+      drop();
+      if (metadata.end_candidate !== true) return;
+      let settle: (kept: boolean) => void = () => undefined;
+      const kept = new Promise<boolean>((resolve) => (settle = resolve));
+      anticipated = { utterance: metadata.utterance, text, settle };
+      void chat.hear(interfacePath, text, heardTiming(metadata), kept);
+    },
+    submit: async (_sessionId, text, metadata) => {
+      const ahead = anticipated;
+      if (ahead !== undefined && ahead.utterance === metadata.utterance && ahead.text === text) {
+        ahead.settle(true);
+        anticipated = undefined;
+        return;
+      }
+      drop();
+      void chat.hear(interfacePath, text, heardTiming(metadata));
+    },
+  };
+  const speechStarted = () => {
+    drop();
+    chat.interrupt(interfacePath);
+  };
+  return { conversation, speechStarted, release: drop, minSpeechMs: BARGE_IN_MIN_SPEECH_MS, anticipate: true };
 }

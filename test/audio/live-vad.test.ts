@@ -160,4 +160,44 @@ describe('the vad Live engine', () => {
     await reading;
     expect(events.filter((event) => event.type === 'TRANSCRIPT').map((event) => event.isFinal)).toEqual([true]);
   });
+
+  it('offers the utterance as an end candidate when the speaker pauses, withdraws it when voice comes back, and keeps the last as the final', async () => {
+    let calls = 0;
+    // Each recognition says which call it was: a final that reuses a candidate's recognition reads the same.
+    const transcribe = async () => `call ${++calls}`;
+    const config = ConfigStore.fromSources({ environment: { LIVE_VAD_SILENCE_MS: '600', LIVE_VAD_ANTICIPATE_MS: '200' } });
+    const engine = await createVadEngine(transcribe)(context(config));
+    const heard = async (session: string, anticipate: boolean) => {
+      await engine.openSession(session, { sampleRate: RATE, anticipate });
+      const events: LiveEvent[] = [];
+      const reading = (async () => {
+        for await (const event of engine.receiveEvents(session)) events.push(event);
+      })();
+      // Half a second of silence, a word, a 450 ms pause (past 200 even after the detector's hangover, short of 600), another word, then silence.
+      const audio = new Int16Array(RATE * 3);
+      audio.set(tone(0.3, RATE, VOICED_HZ), RATE / 2);
+      audio.set(tone(0.2, RATE, VOICED_HZ), RATE * 1.25);
+      for (let offset = 0; offset < audio.length; offset += RATE / 50) {
+        await engine.sendAudio?.(session, pcmBytes(audio.subarray(offset, offset + RATE / 50)));
+        // Recognition is asynchronous: each chunk lets the one in progress finish, as real time would.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await engine.closeSession(session);
+      await reading;
+      return events
+        .filter((event) => event.type === 'TRANSCRIPT' && (event.isFinal || event.metadata.end_candidate !== undefined))
+        .map((event) => ({ final: event.isFinal, candidate: event.metadata.end_candidate, text: event.text, utterance: event.metadata.utterance }));
+    };
+
+    const anticipated = await heard('anticipated', true);
+    expect(anticipated).toEqual([
+      { final: false, candidate: true, text: expect.any(String), utterance: 1 },
+      { final: false, candidate: false, text: anticipated[0]?.text, utterance: 1 },
+      { final: false, candidate: true, text: expect.any(String), utterance: 1 },
+      { final: true, candidate: undefined, text: anticipated[2]?.text, utterance: 1 },
+    ]);
+    expect(anticipated[2]?.text).not.toBe(anticipated[0]?.text);
+    // A session that did not ask gets its final only.
+    expect((await heard('plain', false)).map((event) => event.final)).toEqual([true]);
+  });
 });

@@ -21,6 +21,8 @@ const indexOf = (socket: OpenedSocket, predicate: (message: unknown) => boolean)
  */
 const QUESTION = 'please turn on the kitchen light and play some music';
 const BARGE_IN = 'what time is it';
+/** The question said with a pause in the middle: the first half is an end candidate that the rest withdraws. */
+const PAUSED = ['please turn on the kitchen light', 'and play some music'] as const;
 const PHRASES = [...QUESTION.split(' ').map((_, index, words) => words.slice(0, index + 1).join(' ')), BARGE_IN];
 
 describe('WS /api/audio/stream bound to a web conversation', () => {
@@ -53,8 +55,8 @@ describe('WS /api/audio/stream bound to a web conversation', () => {
     fake.reset();
   });
 
-  async function start() {
-    await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl } });
+  async function start(environment: Record<string, string> = {}) {
+    await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl, ...environment } });
     base = `ws://127.0.0.1:${subject.ports.web}`;
   }
 
@@ -76,8 +78,9 @@ describe('WS /api/audio/stream bound to a web conversation', () => {
     return opened;
   }
 
-  const speak = async (socket: OpenedSocket, text: string) =>
-    streamAtRealTime((frame) => socket.socket.send(frame), pcmFrames(await spokenPcm(subject.harness.services.audio, text, 1)));
+  /** `text` spoken at real-time pace, then `silenceS` of silence (longer than LIVE_VAD_SILENCE_MS, or the utterance never ends). */
+  const speak = async (socket: OpenedSocket, text: string, silenceS = 1) =>
+    streamAtRealTime((frame) => socket.socket.send(frame), pcmFrames(await spokenPcm(subject.harness.services.audio, text, silenceS)));
 
   it(
     'hears a spoken question as the user message of the conversation, answers it there, with partial transcripts before the final',
@@ -142,6 +145,85 @@ describe('WS /api/audio/stream bound to a web conversation', () => {
       // Nothing more of the interrupted reply is spoken after the stop.
       const after = chat.socket.messages.slice(chat.socket.messages.indexOf(stop));
       expect(after.filter((message) => is('tts_play', { utterance_id: play.utterance_id })(message))).toEqual([]);
+    },
+    3 * PATIENCE_MS,
+  );
+
+  /** What the model was asked: the last user line of each request. */
+  const asked = () => fake.requests.map((request) => request.body.messages?.at(-1)?.content);
+
+  it(
+    'starts answering when the person pauses, and shows the turn only once the end of speech is certain',
+    async () => {
+      // A long end of speech, so "before the end" is a wide window even on a loaded machine.
+      await start({ LIVE_VAD_SILENCE_MS: '2500', LIVE_VAD_ANTICIPATE_MS: '200' });
+      const chat = await window();
+      chat.socket.socket.send(JSON.stringify({ type: 'voice', speak: true }));
+      const mic = await live({ sample_rate: 16000, engine: 'vad', interface_path: chat.path });
+      await mic.next(is('ready'));
+      const atRequest: Array<{ ended: boolean; shown: number; stored: Promise<number> }> = [];
+      fake.answerFor = () => {
+        atRequest.push({
+          ended: indexOf(mic, is('vad', { signal: 'speech_end' })) >= 0,
+          shown: chat.socket.messages.filter((message) => ['chat_message', 'chat_delta', 'tts_play', 'typing'].includes((message as Message).type)).length,
+          stored: subject.harness.services.history.chat.load(chat.path).then((rows) => rows.length),
+        });
+        return { kind: 'reply', text: 'It is noon. Time for lunch.', chunkSize: 4, delayMs: 10 };
+      };
+      await speak(mic, BARGE_IN, 3);
+
+      expect(await chat.socket.next(is('chat_message', { role: 'user' }), PATIENCE_MS)).toMatchObject({ text: BARGE_IN });
+      const play = (await chat.socket.next(is('tts_play'), PATIENCE_MS)) as Message;
+      expect(await chat.socket.next(is('chat_message', { role: 'assistant' }), PATIENCE_MS)).toMatchObject({ text: 'It is noon. Time for lunch.' });
+      // The model was asked once, while the person was still (as far as anyone knew) speaking, and nothing showed then.
+      expect(asked()).toEqual([`User: ${BARGE_IN}`]);
+      expect(atRequest).toHaveLength(1);
+      expect(atRequest[0]?.ended).toBe(false);
+      expect(atRequest[0]?.shown).toBe(0);
+      expect(await atRequest[0]?.stored).toBe(0);
+      // The end of speech came before any of it.
+      expect(indexOf(mic, is('vad', { signal: 'speech_end' }))).toBeGreaterThan(-1);
+      expect(play).toMatchObject({ seq: 0 });
+      expect((await subject.harness.services.history.chat.load(chat.path)).map((row) => row.text)).toEqual([BARGE_IN, 'It is noon. Time for lunch.']);
+    },
+    3 * PATIENCE_MS,
+  );
+
+  it(
+    'drops the answer begun at a pause when the person goes on speaking, and answers what they said in the end',
+    async () => {
+      await start({ LIVE_VAD_SILENCE_MS: '2500', LIVE_VAD_ANTICIPATE_MS: '200' });
+      const chat = await window();
+      const mic = await live({ sample_rate: 16000, engine: 'vad', interface_path: chat.path });
+      await mic.next(is('ready'));
+      // The first answer (to the first half) is written slowly: it is still being written when the person goes on.
+      fake.answerFor = () =>
+        fake.requests.length === 1
+          ? { kind: 'reply', text: 'Withdrawn answer, never to be seen.', chunkSize: 1, delayMs: 200 }
+          : { kind: 'reply', text: 'It is noon.' };
+      const { audio } = subject.harness.services;
+      const first = await spokenPcm(audio, PAUSED[0], 1);
+      const rest = await spokenPcm(audio, PAUSED[1], 3);
+      const both = new Int16Array(first.length + rest.length);
+      both.set(first);
+      both.set(rest, first.length);
+      await streamAtRealTime((frame) => mic.socket.send(frame), pcmFrames(both));
+
+      expect(await chat.socket.next(is('chat_message', { role: 'assistant' }), PATIENCE_MS)).toMatchObject({ text: 'It is noon.' });
+      // The first half was offered and withdrawn on the mic socket; the model was asked about it, then about the final.
+      const candidate = mic.messages.find(is('partial', { text: PAUSED[0] }));
+      expect(candidate).toBeDefined();
+      const final = String((mic.messages.find(is('final')) as Message).text);
+      expect(asked()).toEqual([`User: ${PAUSED[0]}`, `User: ${final}`]);
+      // The window and the history hold only the turn of the final.
+      expect(chat.socket.messages.filter(is('chat_message')).map((message) => (message as Message).text)).toEqual([final, 'It is noon.']);
+      expect(
+        chat.socket.messages
+          .filter(is('chat_delta'))
+          .map((message) => (message as Message).text)
+          .join(''),
+      ).toBe('It is noon.');
+      expect((await subject.harness.services.history.chat.load(chat.path)).map((row) => row.text)).toEqual([final, 'It is noon.']);
     },
     3 * PATIENCE_MS,
   );

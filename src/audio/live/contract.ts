@@ -23,6 +23,8 @@ export interface LiveEvent {
 export interface UtteranceTiming {
   speech_ended_at?: number;
   voiced_at?: number;
+  /** The utterance's number in its session, from 1: an end candidate and the final of one utterance share it. */
+  utterance?: number;
 }
 
 export function liveEvent(type: LiveEvent['type'], fields: Partial<Omit<LiveEvent, 'type'>> = {}): LiveEvent {
@@ -38,6 +40,12 @@ export interface OpenSessionOptions {
    * assistant's own voice does not interrupt it.
    */
   minSpeechMs?: number;
+  /**
+   * Offer end candidates (engines may ignore it): when the speaker pauses for LIVE_VAD_ANTICIPATE_MS, the
+   * utterance so far comes as a partial with `metadata.end_candidate: true`, withdrawn by a partial with
+   * `end_candidate: false` if voice comes back. A conversation can start answering it ahead.
+   */
+  anticipate?: boolean;
 }
 
 /**

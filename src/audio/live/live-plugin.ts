@@ -22,6 +22,8 @@ export interface LiveSink {
 export interface LiveConversation {
   /** `metadata` is the final TRANSCRIPT's (UtteranceTiming from the built-in engine). */
   submit(sessionId: string, text: string, metadata: Record<string, unknown>): Promise<void>;
+  /** A partial transcript (an end candidate, or its withdrawal: see OpenSessionOptions.anticipate). */
+  partial?(sessionId: string, text: string, metadata: Record<string, unknown>): void;
 }
 
 export class LiveSession {
@@ -120,6 +122,7 @@ export class LivePlugin {
     await engine.openSession(session.id, {
       sampleRate: options.sampleRate,
       ...(options.minSpeechMs === undefined ? {} : { minSpeechMs: options.minSpeechMs }),
+      ...(options.anticipate === undefined ? {} : { anticipate: options.anticipate }),
     });
     this.sessions.set(session.id, { session, engine, sink: options.sink });
     void this.pump(session, engine, options.sink, options.conversation);
@@ -150,6 +153,7 @@ export class LivePlugin {
     try {
       for await (const event of engine.receiveEvents(session.id)) {
         sink.event(event);
+        if (event.type === 'TRANSCRIPT' && !event.isFinal && event.text) (own ?? this.conversation)?.partial?.(session.id, event.text, event.metadata);
         if (event.type === 'TRANSCRIPT' && event.isFinal && event.text) {
           await (own ?? this.conversation)
             ?.submit(session.id, event.text, event.metadata)

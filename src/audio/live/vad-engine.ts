@@ -52,6 +52,24 @@ interface Session {
   utterance: number;
   /** Samples of the current utterance at its last partial. */
   partialAt: number;
+  /** Unvoiced frames in a row after which the utterance so far is offered as an end candidate; 0: never. */
+  candidateFrames: number;
+  /** The current utterance's end candidate, until voice comes back (withdrawn) or the utterance ends. */
+  candidate: Candidate | undefined;
+}
+
+/**
+ * The utterance as it stood when the speaker paused: transcribed at once and sent as a partial with
+ * `end_candidate: true`, so a conversation can start answering before the end is certain. Voice coming
+ * back withdraws it (a partial with `end_candidate: false`); an end with no voice since reuses its text
+ * as the final's, which is then the same.
+ */
+interface Candidate {
+  utterance: number;
+  text: Promise<string>;
+  /** The text sent, once it was. */
+  sent: string | undefined;
+  withdrawn: boolean;
 }
 
 /**
@@ -102,6 +120,8 @@ class VadEngine implements LiveEngine {
       partial: undefined,
       utterance: 0,
       partialAt: 0,
+      candidateFrames: options.anticipate ? candidateFrames(this.config) : 0,
+      candidate: undefined,
     });
   }
 
@@ -152,7 +172,10 @@ class VadEngine implements LiveEngine {
       return;
     }
     session.silentRun = voiced ? 0 : session.silentRun + 1;
-    if (voiced) session.voicedAt = performance.now();
+    if (voiced) {
+      session.voicedAt = performance.now();
+      if (session.candidate) this.withdrawCandidate(session, session.candidate);
+    } else if (session.silentRun === session.candidateFrames && this.transcribe) this.offerCandidate(session, frameSamples);
     if (session.silentRun < session.endFrames && session.buffered < MAX_UTTERANCE_S * session.vad.inputRate) return;
     session.speaking = false;
     session.voicedRun = 0;
@@ -161,19 +184,55 @@ class VadEngine implements LiveEngine {
     const utterance = concat(session.frames);
     session.frames = [];
     session.buffered = 0;
+    const candidate = session.candidate;
+    session.candidate = undefined;
     // The trailing silence that ended the utterance is dropped; recognisers do better without it.
-    if (this.transcribe) this.queueFinal(sessionId, session, utterance.subarray(0, Math.max(0, utterance.length - (session.endFrames - 2) * frameSamples)));
+    if (this.transcribe) this.queueFinal(sessionId, session, withoutTrailingSilence(utterance, session.endFrames, frameSamples), candidate);
   }
 
-  /** The final transcript of a finished utterance, after the finals before it. */
-  private queueFinal(sessionId: string, session: Session, speech: Int16Array): void {
+  /** The speaker paused for LIVE_VAD_ANTICIPATE_MS: the utterance so far is transcribed and offered as an end candidate. */
+  private offerCandidate(session: Session, frameSamples: number): void {
+    const transcribe = this.transcribe as UtteranceTranscriber;
+    const speech = withoutTrailingSilence(concat(session.frames), session.candidateFrames, frameSamples);
+    const timing: UtteranceTiming = { speech_ended_at: performance.now(), voiced_at: session.voicedAt };
+    const candidate: Candidate = {
+      utterance: session.utterance,
+      text: transcribe(speech, session.vad.inputRate).then((text) => text.trim()),
+      sent: undefined,
+      withdrawn: false,
+    };
+    session.candidate = candidate;
+    candidate.text.then(
+      (text) => {
+        if (candidate.withdrawn || text === '' || session.finalsDone !== candidate.utterance - 1) return;
+        candidate.sent = text;
+        const metadata = { ...timing, end_candidate: true, utterance: candidate.utterance };
+        session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: false, metadata }));
+      },
+      // Only a missed head start: the final transcribes the utterance again.
+      () => undefined,
+    );
+  }
+
+  /** Voice came back: the speaker had not finished, and whoever started on the candidate drops it. */
+  private withdrawCandidate(session: Session, candidate: Candidate): void {
+    session.candidate = undefined;
+    candidate.withdrawn = true;
+    if (candidate.sent === undefined) return;
+    const metadata = { end_candidate: false, utterance: candidate.utterance };
+    session.events.push(liveEvent('TRANSCRIPT', { text: candidate.sent, isFinal: false, metadata }));
+  }
+
+  /** The final transcript of a finished utterance, after the finals before it; an end candidate's text when no voice followed it. */
+  private queueFinal(sessionId: string, session: Session, speech: Int16Array, candidate: Candidate | undefined): void {
     const transcribe = this.transcribe as UtteranceTranscriber;
     const rate = session.vad.inputRate;
     // A final tells when its speech ended, so whoever hears it can time the recogniser and the whole turn.
-    const timing: UtteranceTiming = { speech_ended_at: session.endedAt, voiced_at: session.voicedAt };
+    const timing: UtteranceTiming = { speech_ended_at: session.endedAt, voiced_at: session.voicedAt, utterance: session.utterance };
+    const heard = candidate ? candidate.text.catch(() => transcribe(speech, rate)) : undefined;
     session.transcribing = session.transcribing.then(async () => {
       try {
-        const text = (await transcribe(speech, rate)).trim();
+        const text = (await (heard ?? transcribe(speech, rate))).trim();
         if (text !== '') session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: true, metadata: { ...timing } }));
       } catch (error) {
         this.logger.warn({ err: error, session: sessionId }, 'transcribing an utterance failed');
@@ -191,7 +250,7 @@ class VadEngine implements LiveEngine {
     session.partial = (async () => {
       try {
         const text = (await transcribe(speech, session.vad.inputRate)).trim();
-        if (text !== '' && session.finalsDone === utterance - 1) session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: false }));
+        if (text !== '' && session.finalsDone === utterance - 1 && !session.candidate) session.events.push(liveEvent('TRANSCRIPT', { text, isFinal: false }));
       } catch {
         // A failed partial is only a missed hint; the final of the utterance still comes.
       } finally {
@@ -199,6 +258,17 @@ class VadEngine implements LiveEngine {
       }
     })();
   }
+}
+
+/** LIVE_VAD_ANTICIPATE_MS in frames; 0 when it is off or would not come before the end. */
+function candidateFrames(config: ConfigStore): number {
+  const frames = Math.round(config.get('LIVE_VAD_ANTICIPATE_MS') / FRAME_MS);
+  return frames > 2 && frames < Math.round(config.get('LIVE_VAD_SILENCE_MS') / FRAME_MS) ? frames : 0;
+}
+
+/** The utterance less the silence that ended it, but for two frames (recognisers do better without a long tail). */
+function withoutTrailingSilence(utterance: Int16Array, silentFrames: number, frameSamples: number): Int16Array {
+  return utterance.subarray(0, Math.max(0, utterance.length - (silentFrames - 2) * frameSamples));
 }
 
 function concat(frames: Int16Array[]): Int16Array {

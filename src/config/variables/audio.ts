@@ -45,6 +45,13 @@ export const audioVariables = {
     max: 3000,
     description: 'Silence in ms that ends an utterance in the built-in vad Live engine; applies to new sessions.',
   }),
+  LIVE_VAD_ANTICIPATE_MS: integer(200, {
+    ...audio,
+    min: 0,
+    max: 3000,
+    description:
+      'Silence in ms after which a web voice conversation starts answering ahead, showing nothing until LIVE_VAD_SILENCE_MS confirms the end; 0 (or not less than LIVE_VAD_SILENCE_MS) waits for the end.',
+  }),
 } as const;
 
 export const httpTtsVariables = {
