@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
-import type { ChatTurn, JsonResponseFormat, TokenUsage } from '../../src/components/contract.ts';
+import type { ChatTurn, ClockPort, JsonResponseFormat, TokenUsage } from '../../src/components/contract.ts';
 import { postJson, readText, release, targetOf } from './http-post.ts';
 import { sseData } from './sse.ts';
 
@@ -69,15 +69,17 @@ function retryDelay(response: IncomingMessage | undefined, attempt: number, back
   return backoffMs * 2 ** attempt * (0.75 + Math.random() * 0.5);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms` on the host's clock (no timer for no wait: Retry-After 0 retries at once); rejects when `signal` aborts. */
+function sleep(clock: ClockPort, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
+    if (ms <= 0) return resolve();
+    const timer = clock.setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       reject(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
@@ -95,16 +97,26 @@ async function errorMessage(response: IncomingMessage): Promise<string> {
   return `HTTP ${response.statusCode}${text ? `: ${text.slice(0, 200)}` : ''}`;
 }
 
-/** A timer that aborts `controller` unless pushed back in time by `touch` (a refresh: no new timer per chunk). */
-function idleTimer(controller: AbortController, ms: number) {
+/**
+ * A deadline that aborts `controller` unless pushed back by `touch`: one timer on the host's clock that,
+ * when it falls due, waits out what the touches since added (no new timer per chunk).
+ */
+function idleTimer(clock: ClockPort, controller: AbortController, ms: number) {
   let started = false;
-  const timer = setTimeout(() => controller.abort(new OpenAiError(started ? `the stream stalled for ${ms / 1000} s` : `no answer within ${ms / 1000} s`)), ms);
+  let touched = clock.now();
+  let timer: unknown;
+  const fallDue = () => {
+    const left = touched + ms - clock.now();
+    if (left > 0) timer = clock.setTimeout(fallDue, left);
+    else controller.abort(new OpenAiError(started ? `the stream stalled for ${ms / 1000} s` : `no answer within ${ms / 1000} s`));
+  };
+  timer = clock.setTimeout(fallDue, ms);
   return {
     touch() {
       started = true;
-      timer.refresh();
+      touched = clock.now();
     },
-    clear: () => clearTimeout(timer),
+    clear: () => clock.clearTimeout(timer),
   };
 }
 
@@ -114,6 +126,7 @@ function idleTimer(controller: AbortController, ms: number) {
  * has arrived, a failure ends the answer with an error rather than repeating words.
  */
 export async function* streamChat(
+  clock: ClockPort,
   settings: OpenAiSettings,
   messages: ChatTurn[],
   signal: AbortSignal,
@@ -136,8 +149,10 @@ export async function* streamChat(
   for (let attempt = 0; ; attempt += 1) {
     const controller = new AbortController();
     const abort = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', abort, { once: true });
-    const timer = idleTimer(controller, settings.timeoutMs);
+    // The deadline may fall due in the same turn as the backoff's end: no attempt starts after it.
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    const timer = idleTimer(clock, controller, settings.timeoutMs);
     let response: IncomingMessage | undefined;
     let failure: unknown;
     try {
@@ -175,6 +190,6 @@ export async function* streamChat(
       if (response) release(response);
     }
     if (attempt >= settings.maxRetries) throw failure instanceof Error ? failure : new OpenAiError(String(failure));
-    await sleep(retryDelay(response, attempt, settings.backoffMs ?? 500), signal);
+    await sleep(clock, retryDelay(response, attempt, settings.backoffMs ?? 500), signal);
   }
 }

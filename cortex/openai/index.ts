@@ -10,9 +10,11 @@ export default defineCortex({
   engineKind: 'chat',
   description: 'OpenAI-compatible chat completions (OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL).',
   requiredConfig: ['OPENAI_BASE_URL', 'OPENAI_MODEL'],
-  create: ({ config }) => ({
+  needs: ['clock'],
+  create: ({ config, services: { clock } }) => ({
     generate: ({ messages, signal, onUsage, responseFormat }) =>
       streamChat(
+        clock,
         {
           baseUrl: config.get('OPENAI_BASE_URL'),
           apiKey: config.get('OPENAI_API_KEY'),

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, DiscordjsErrorCodes, Events, GatewayIntentBits, Partials, RESTEvents } from 'discord.js';
-import { type ComponentContext, type ConnectionReport, SerialConnection } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, type ConnectionReport, SerialConnection, waitOn } from '../../src/components/contract.ts';
 
 export interface ConnectionOptions {
   /** Read at each (re)connection, so a new token or API base takes effect on `restart`. */
@@ -9,6 +8,7 @@ export interface ConnectionOptions {
   logger: ComponentContext['logger'];
   /** Adds the event handlers to a new client. */
   install(client: Client): void;
+  clock: ClockPort;
 }
 
 /** The longest wait between two attempts to log in. */
@@ -96,7 +96,7 @@ export class DiscordConnection extends SerialConnection {
         const reason = error instanceof Error ? error.message : String(error);
         logger.warn({ err: error, retry_in_s: backoffS }, 'Discord is out of reach; retrying');
         report({ state: 'disconnected', detail: `${reason}; retrying in ${backoffS} s` });
-        await sleep(backoffS * 1000, undefined, { signal }).catch(() => undefined);
+        await waitOn(this.options.clock, backoffS * 1000, signal);
         backoffS = Math.min(MAX_BACKOFF_S, backoffS * 2);
       }
     }

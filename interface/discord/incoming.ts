@@ -2,23 +2,27 @@ import { type Attachment, type Client, Events, type Message, MessageFlags } from
 import {
   type Action,
   type ChainPort,
+  type ClockPort,
   type ComponentContext,
   hearVoiceMessage,
   type IncomingMessageInput,
   submitWithVoice,
   type VoicePort,
+  withTimeout,
 } from '../../src/components/contract.ts';
 import type { DiscordSender } from './outgoing.ts';
 import { type Conversation, INTERFACE_ID, pathOf } from './paths.ts';
 
 /** The largest voice message downloaded for speech-to-text. */
 const MAX_VOICE_BYTES = 25 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
 
 export interface IncomingOptions {
   chain: ChainPort;
   voice: VoicePort;
   sender: DiscordSender;
   logger: ComponentContext['logger'];
+  clock: ClockPort;
   /** Channels (or threads' parent channels) the operator enabled: awake by default, like a chat with one person. */
   enabledChannels(): readonly string[];
   /** Sends one message of an answer the interface waited for (a voice message's) as written, as its message action would. */
@@ -41,11 +45,13 @@ function textOf(message: Message): string {
   return [...message.attachments.values()].map(attachmentLine).concat(message.cleanContent).filter(Boolean).join(' ');
 }
 
-async function download(attachment: Attachment): Promise<Buffer> {
+async function download(attachment: Attachment, clock: ClockPort): Promise<Buffer> {
   if (attachment.size > MAX_VOICE_BYTES) throw new Error('the voice message is over 25 MB');
-  const response = await fetch(attachment.url, { signal: AbortSignal.timeout(30_000) });
-  if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
-  return Buffer.from(await response.arrayBuffer());
+  return withTimeout(clock, DOWNLOAD_TIMEOUT_MS, async (signal) => {
+    const response = await fetch(attachment.url, { signal });
+    if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
+    return Buffer.from(await response.arrayBuffer());
+  });
 }
 
 /**
@@ -58,7 +64,11 @@ export function installHandlers(client: Client, options: IncomingOptions): void 
   const { chain, voice, sender, logger } = options;
 
   const hear = (attachment: Attachment) =>
-    hearVoiceMessage(voice, { fileName: attachment.name, mimeType: attachment.contentType ?? 'audio/ogg', download: () => download(attachment) }, logger);
+    hearVoiceMessage(
+      voice,
+      { fileName: attachment.name, mimeType: attachment.contentType ?? 'audio/ogg', download: () => download(attachment, options.clock) },
+      logger,
+    );
 
   const submit = async (conversation: Conversation, input: Omit<IncomingMessageInput, 'interfaceId' | 'interfacePath'>, viaVoice: boolean) => {
     const interfacePath = pathOf(conversation);

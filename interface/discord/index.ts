@@ -53,12 +53,14 @@ export default defineInterface({
       settings: () => ({ token: config.get('DISCORD_BOT_TOKEN'), apiBaseUrl: config.get('DISCORD_API_BASE_URL') }),
       report: reportConnection,
       logger,
+      clock,
       install: (client) =>
         installHandlers(client, {
           chain,
           voice,
           sender,
           logger,
+          clock,
           enabledChannels: () => config.get('DISCORD_CHANNELS'),
           send: (conversation, action) => sendMessage(conversation, MessagePayloadSchema.parse(action.payload)),
         }),

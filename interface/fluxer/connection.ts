@@ -1,5 +1,5 @@
-import type { ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
-import { Gateway, type GatewayClock } from './gateway.ts';
+import type { ClockPort, ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
+import { Gateway } from './gateway.ts';
 import { FluxerRest } from './rest.ts';
 import type { FluxerSettings } from './settings.ts';
 
@@ -9,7 +9,7 @@ export interface ConnectionOptions {
   report(report: ConnectionReport): void;
   logger: ComponentContext['logger'];
   onDispatch(type: string, data: unknown): void;
-  clock?: GatewayClock;
+  clock: ClockPort;
 }
 
 interface Session {
@@ -38,7 +38,7 @@ export class FluxerConnection {
       this.options.report({ state: 'disconnected', detail: 'FLUXER_BOT_TOKEN is empty' });
       return;
     }
-    const rest = new FluxerRest({ settings: () => settings, logger: this.options.logger });
+    const rest = new FluxerRest({ settings: () => settings, logger: this.options.logger, clock: this.options.clock });
     const gateway = new Gateway({
       url: async () => settings.gatewayUrl ?? (await rest.gatewayUrl()),
       token: settings.token,
@@ -46,7 +46,7 @@ export class FluxerConnection {
       onDispatch: this.options.onDispatch,
       report: this.options.report,
       logger: this.options.logger,
-      ...(this.options.clock ? { clock: this.options.clock } : {}),
+      clock: this.options.clock,
     });
     this.session = { rest, gateway };
     gateway.start();

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
+import type { ClockPort, ComponentContext, ConnectionReport } from '../../src/components/contract.ts';
 
 /** The gateway's opcodes (Discord v10's, which Fluxer keeps). */
 export const Op = {
@@ -30,18 +30,6 @@ const MAX_BACKOFF_MS = 60_000;
 /** GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES and MESSAGE_CONTENT. */
 export const INTENTS = (1 << 0) | (1 << 9) | (1 << 12) | (1 << 15);
 
-/** The timers the gateway runs on; a test passes a manual clock. */
-export interface GatewayClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-const systemClock: GatewayClock = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 interface Frame {
   op: number;
   d?: unknown;
@@ -62,7 +50,8 @@ export interface GatewayOptions {
   onDispatch(type: string, data: unknown): void;
   report(report: ConnectionReport): void;
   logger: ComponentContext['logger'];
-  clock?: GatewayClock;
+  /** The host's clock, which times the heartbeats and the reconnection back-off. */
+  clock: ClockPort;
   /** The heartbeat's jitter, in [0, 1). */
   random?: () => number;
 }
@@ -98,14 +87,15 @@ export class Gateway {
   private heartbeatSentAt = 0;
   private failures = 0;
   private stopped = true;
-  private readonly clock: GatewayClock;
   /** Who the bot is, from READY. */
   user: GatewayUser | undefined;
   /** The time from the last heartbeat to its ACK, once one came. */
   latencyMs: number | undefined;
 
+  private readonly clock: ClockPort;
+
   constructor(private readonly options: GatewayOptions) {
-    this.clock = options.clock ?? systemClock;
+    this.clock = options.clock;
   }
 
   start(): void {

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { type Action, type ChainPort, type ComponentContext, hearVoiceMessage, submitWithVoice, type VoicePort } from '../../src/components/contract.ts';
+import {
+  type Action,
+  type ChainPort,
+  type ClockPort,
+  type ComponentContext,
+  hearVoiceMessage,
+  submitWithVoice,
+  type VoicePort,
+  withTimeout,
+} from '../../src/components/contract.ts';
 import type { FluxerSender } from './outgoing.ts';
 import { type Conversation, INTERFACE_ID, pathOf } from './paths.ts';
 
@@ -7,6 +16,7 @@ import { type Conversation, INTERFACE_ID, pathOf } from './paths.ts';
 const REMEMBERED = 1000;
 /** The largest voice message downloaded for speech-to-text (Discord's upload limit, which Fluxer keeps). */
 const MAX_VOICE_BYTES = 25 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
 /** Discord's IS_VOICE_MESSAGE flag (a recording made with the client's record button). */
 const IS_VOICE_MESSAGE = 1 << 13;
 
@@ -50,6 +60,7 @@ export interface IncomingOptions {
   voice: VoicePort;
   sender: FluxerSender;
   logger: ComponentContext['logger'];
+  clock: ClockPort;
   /** The bot's own user id (from READY). */
   selfId(): string | undefined;
   /** Sends one message of an answer the interface waited for (a voice message's) as written, replying to `replyTo` when given. */
@@ -76,14 +87,16 @@ export function voiceAttachmentOf(message: MessageCreate): Attachment | undefine
   return only?.content_type?.startsWith('audio/') && others.length === 0 && message.content.trim() === '' ? only : undefined;
 }
 
-async function download(attachment: Attachment): Promise<Buffer> {
+async function download(attachment: Attachment, clock: ClockPort): Promise<Buffer> {
   const tooLarge = new Error('the voice message is over 25 MB');
   if ((attachment.size ?? 0) > MAX_VOICE_BYTES) throw tooLarge;
-  const response = await fetch(attachment.url, { signal: AbortSignal.timeout(30_000) });
-  if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
-  // The declared size is the sender's word: the bytes are counted too.
-  if (Number(response.headers.get('content-length') ?? 0) > MAX_VOICE_BYTES) throw tooLarge;
-  const bytes = Buffer.from(await response.arrayBuffer());
+  const bytes = await withTimeout(clock, DOWNLOAD_TIMEOUT_MS, async (signal) => {
+    const response = await fetch(attachment.url, { signal });
+    if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
+    // The declared size is the sender's word: the bytes are counted too.
+    if (Number(response.headers.get('content-length') ?? 0) > MAX_VOICE_BYTES) throw tooLarge;
+    return Buffer.from(await response.arrayBuffer());
+  });
   if (bytes.length > MAX_VOICE_BYTES) throw tooLarge;
   return bytes;
 }
@@ -112,7 +125,7 @@ export function messageHandler(options: IncomingOptions): (data: unknown) => Pro
     const text = recording
       ? await hearVoiceMessage(
           voice,
-          { fileName: recording.filename, mimeType: recording.content_type ?? 'audio/ogg', download: () => download(recording) },
+          { fileName: recording.filename, mimeType: recording.content_type ?? 'audio/ogg', download: () => download(recording, options.clock) },
           logger,
         )
       : textOf(message, selfId);

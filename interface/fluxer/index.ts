@@ -34,6 +34,7 @@ export default defineInterface({
       voice: services.voice,
       sender,
       logger,
+      clock: services.clock,
       selfId: () => connection.selfId,
       send: (action, reply) => sendMessage(MessagePayloadSchema.parse(action.payload), reply),
     });
@@ -43,6 +44,7 @@ export default defineInterface({
       settings: () => settingsOf(context),
       report: reportConnection,
       logger,
+      clock: services.clock,
       onDispatch: (type, data) => {
         if (type !== 'MESSAGE_CREATE') return;
         handling = handling.then(() => onMessage(data)).catch((error: unknown) => logger.error({ err: error }, 'a Fluxer message could not be handled'));

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import type { ComponentContext } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, waitOn, withTimeout } from '../../src/components/contract.ts';
 
 /** Attempts of one call while the server answers 429: the first and two retries. */
 const ATTEMPTS = 3;
@@ -35,6 +34,7 @@ export interface RestOptions {
   /** Read at each call, so a changed server or token takes effect at once. */
   settings(): { restBase: string; authorization: string };
   logger: ComponentContext['logger'];
+  clock: ClockPort;
 }
 
 async function errorOf(response: Response): Promise<FluxerApiError> {
@@ -82,25 +82,35 @@ export class FluxerRest {
 
   /** One call; `body` is JSON, or a function that builds a fresh form for each attempt (a sent form is spent). */
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const { clock } = this.options;
     for (let attempt = 1; ; attempt += 1) {
-      const { restBase, authorization } = this.options.settings();
-      const form = typeof body === 'function' ? (body as () => FormData)() : undefined;
-      const response = await fetch(`${restBase}${path}`, {
-        method,
-        headers: { authorization, ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}) },
-        ...(form ? { body: form } : body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      if (response.status === 429) {
-        const wait = await retryAfterOf(response);
-        if (wait === undefined || wait > MAX_WAIT_S || attempt >= ATTEMPTS) throw new FluxerApiError(429, undefined, `429 rate limited on ${path}`);
-        this.options.logger.warn({ path, retry_after_s: wait }, 'Fluxer rate limit: waiting before retrying');
-        await sleep(wait * 1000);
-        continue;
-      }
-      if (!response.ok) throw await errorOf(response);
-      if (response.status === 204) return undefined as T;
-      return (await response.json()) as T;
+      const answer = await withTimeout(clock, TIMEOUT_MS, (signal) => this.attempt<T>(method, path, body, signal));
+      if ('value' in answer) return answer.value;
+      const wait = answer.retryAfterS;
+      if (wait === undefined || wait > MAX_WAIT_S || attempt >= ATTEMPTS) throw new FluxerApiError(429, undefined, `429 rate limited on ${path}`);
+      this.options.logger.warn({ path, retry_after_s: wait }, 'Fluxer rate limit: waiting before retrying');
+      await waitOn(clock, wait * 1000);
     }
+  }
+
+  /** One request, its answer read within the same deadline: the value, or how long a 429 asks to wait. */
+  private async attempt<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    signal: AbortSignal,
+  ): Promise<{ value: T } | { retryAfterS: number | undefined }> {
+    const { restBase, authorization } = this.options.settings();
+    const form = typeof body === 'function' ? (body as () => FormData)() : undefined;
+    const response = await fetch(`${restBase}${path}`, {
+      method,
+      headers: { authorization, ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}) },
+      ...(form ? { body: form } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal,
+    });
+    if (response.status === 429) return { retryAfterS: await retryAfterOf(response) };
+    if (!response.ok) throw await errorOf(response);
+    if (response.status === 204) return { value: undefined as T };
+    return { value: (await response.json()) as T };
   }
 }

@@ -27,6 +27,7 @@ export class Bridge {
       settings,
       file: new SessionFile(join(context.paths.backups, INTERFACE_ID, 'session.json'), { homeserver: settings.homeserver, userId: settings.userId }),
       logger: context.logger,
+      clock: context.services.clock,
       report: (report) => context.reportConnection(report),
       attach: (live) => this.attach(live),
       note: () => this.note(),
@@ -78,11 +79,12 @@ export class Bridge {
     const { context } = this;
     const { client, identity } = live;
     const facts = new RoomFacts(client, identity.userId);
-    const typing = new Typing(client, context.logger);
+    const typing = new Typing(client, context.logger, context.services.clock);
     const receiver = new Receiver({
       live,
       facts,
       typing,
+      clock: context.services.clock,
       chain: context.services.chain,
       voice: context.services.voice,
       logger: context.logger,
@@ -100,7 +102,7 @@ export class Bridge {
     this.receiver = receiver;
     this.session = {
       facts,
-      sender: new Sender({ client, facts, voice: context.services.voice, voxFolder: () => voxFolderOf(context) }),
+      sender: new Sender({ client, clock: context.services.clock, facts, voice: context.services.voice, voxFolder: () => voxFolderOf(context) }),
     };
     const detach = receiver.attach();
     return () => {

@@ -1,7 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { ClientEvent, createClient, MatrixError, SyncState, type MatrixClient, type SyncStateData } from 'matrix-js-sdk';
 import type { Logger } from 'pino';
-import type { ConnectionReport } from '../../src/components/contract.ts';
+import { type ClockPort, type ConnectionReport, waitOn } from '../../src/components/contract.ts';
 import { KeptSyncStore } from './kept-sync-store.ts';
 import type { SessionFile } from './session-file.ts';
 import type { Settings } from './settings.ts';
@@ -22,6 +21,7 @@ export interface ConnectionOptions {
   settings: Settings;
   file: SessionFile;
   logger: Logger;
+  clock: ClockPort;
   report(report: ConnectionReport): void;
   /** Wires a started client to the interface; returns the unwiring. */
   attach(live: Live): () => void;
@@ -89,7 +89,7 @@ export class MatrixConnection {
         const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] ?? 60_000;
         logger.warn({ err: error, homeserver: settings.homeserver, retry_in_ms: wait }, 'cannot reach the Matrix homeserver');
         this.report({ state: 'disconnected', detail: `cannot reach ${settings.homeserver} (${reason(error)}); retrying in ${wait / 1000} s` });
-        await delay(wait, undefined, { signal: this.stopping.signal }).catch(() => undefined);
+        await waitOn(this.options.clock, wait, this.stopping.signal);
       }
     }
   }

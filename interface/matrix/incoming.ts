@@ -1,4 +1,4 @@
-import type { VoicePort } from '../../src/components/contract.ts';
+import type { ClockPort, VoicePort } from '../../src/components/contract.ts';
 import type { MatrixClient } from 'matrix-js-sdk';
 import type { Logger } from 'pino';
 import { download } from './media.ts';
@@ -72,13 +72,13 @@ export function describeMedia(kind: string, content: MessageContent): string {
 export const isVoice = (content: MessageContent) => content.msgtype === 'm.audio' && content['org.matrix.msc3245.voice'] !== undefined;
 
 /** A voice message's words through Auris, or a note saying why there are none. */
-export async function heard(client: MatrixClient, voice: VoicePort, content: MessageContent, logger: Logger): Promise<string> {
+export async function heard(client: MatrixClient, clock: ClockPort, voice: VoicePort, content: MessageContent, logger: Logger): Promise<string> {
   const url = text(content.url);
   if (!url) return '[a voice message that could not be fetched]';
   if (!voice.canListen) return '[a voice message; speech-to-text (ACTIVE_AURIS_ENGINE) is off, so it could not be heard]';
   let file: Awaited<ReturnType<typeof download>> | undefined;
   try {
-    file = await download(client, url);
+    file = await download(client, clock, url);
     const words = (await voice.transcribe(file.path, text(content.info?.mimetype))).trim();
     return words === '' ? '[a voice message without words]' : `[voice message] ${words}`;
   } catch (error) {
@@ -90,8 +90,8 @@ export async function heard(client: MatrixClient, voice: VoicePort, content: Mes
 }
 
 /** What the chain reads of a message: its text, a described file, or a voice message's words; undefined to skip it. */
-export async function textOf(client: MatrixClient, voice: VoicePort, content: MessageContent, logger: Logger): Promise<string | undefined> {
-  if (isVoice(content)) return heard(client, voice, content, logger);
+export async function textOf(client: MatrixClient, clock: ClockPort, voice: VoicePort, content: MessageContent, logger: Logger): Promise<string | undefined> {
+  if (isVoice(content)) return heard(client, clock, voice, content, logger);
   const kind = typeof content.msgtype === 'string' ? MEDIA_KINDS[content.msgtype] : undefined;
   if (kind) return describeMedia(kind, content);
   const body = text(content.body);

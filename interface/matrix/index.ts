@@ -14,7 +14,7 @@ export default defineInterface({
   interfaceId: INTERFACE_ID,
   description: 'Matrix rooms and threads (MATRIX_HOMESERVER): messages, voice messages in and out, pictures and files.',
   requiredConfig: ['MATRIX_HOMESERVER', 'MATRIX_USER_ID', ['MATRIX_PASSWORD', 'MATRIX_ACCESS_TOKEN']],
-  needs: ['chain', 'voice'],
+  needs: ['chain', 'voice', 'clock'],
   chatPlatform: true,
   create: (context) => {
     let bridge: Bridge | undefined;

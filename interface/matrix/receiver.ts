@@ -1,6 +1,6 @@
 import { ClientEvent, EventType, KnownMembership, type MatrixEvent } from 'matrix-js-sdk';
 import type { Logger } from 'pino';
-import { type Action, type ActionOrigin, type ChainPort, submitWithVoice, type VoicePort } from '../../src/components/contract.ts';
+import { type Action, type ActionOrigin, type ChainPort, type ClockPort, submitWithVoice, type VoicePort } from '../../src/components/contract.ts';
 import type { Live } from './connection.ts';
 import { isVoice, mentions, relationsOf, textOf, type MessageContent } from './incoming.ts';
 import { retrying } from './retrying.ts';
@@ -14,6 +14,7 @@ export interface ReceiverOptions {
   live: Live;
   facts: RoomFacts;
   typing: Typing;
+  clock: ClockPort;
   chain: ChainPort;
   voice: VoicePort;
   logger: Logger;
@@ -99,18 +100,18 @@ export class Receiver {
       this.options.logger.info({ room_id: roomId, inviter, policy }, 'a Matrix invite was not accepted (MATRIX_AUTO_JOIN)');
       return;
     }
-    await retrying(() => client.joinRoom(roomId));
+    await retrying(this.options.clock, () => client.joinRoom(roomId));
     this.options.logger.info({ room_id: roomId, inviter }, 'joined a Matrix room on invitation');
   }
 
   private async message(roomId: string, event: MatrixEvent): Promise<void> {
-    const { live, facts, chain, voice, logger } = this.options;
+    const { live, facts, clock, chain, voice, logger } = this.options;
     const { client, identity } = live;
     const content = event.getContent() as MessageContent;
     const relations = relationsOf(content);
     // Edits and notices (what bots send) are not new words to answer.
     if (relations.edit || content.msgtype === 'm.notice') return;
-    const text = await textOf(client, voice, content, logger);
+    const text = await textOf(client, clock, voice, content, logger);
     if (text === undefined) return;
     const sender = event.getSender() ?? '';
     const eventId = event.getId() ?? '';

@@ -1,6 +1,6 @@
 import { EventType, type MatrixClient } from 'matrix-js-sdk';
 import type { RoomMessageEventContent } from 'matrix-js-sdk/lib/types.js';
-import { realLocalFile, splitMessage, type VoicePort } from '../../src/components/contract.ts';
+import { type ClockPort, realLocalFile, splitMessage, type VoicePort } from '../../src/components/contract.ts';
 import { upload } from './media.ts';
 import type { Conversation } from './paths.ts';
 import type { RoomFacts } from './room-facts.ts';
@@ -15,6 +15,7 @@ const VOICE_BODY = 'Voice message';
 
 export interface SenderOptions {
   client: MatrixClient;
+  clock: ClockPort;
   facts: RoomFacts;
   voice: VoicePort;
   /** The folder whose files may be sent (VOX_OUTPUT_DIR). */
@@ -51,7 +52,7 @@ export class Sender {
   private async voiceNote(conversation: Conversation, path: string, replyTo?: string): Promise<void> {
     const note = await this.options.voice.voiceNote(path);
     try {
-      const { url, size } = await upload(this.options.client, note.path, note.mimeType, 'voice-message.ogg');
+      const { url, size } = await upload(this.options.client, this.options.clock, note.path, note.mimeType, 'voice-message.ogg');
       const duration = Math.round(note.durationS * 1000);
       await this.send(
         conversation,

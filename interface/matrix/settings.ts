@@ -12,7 +12,7 @@ export interface Settings {
 /** The variables that name the account: a change signs in again. */
 export const ACCOUNT_KEYS = ['MATRIX_HOMESERVER', 'MATRIX_USER_ID', 'MATRIX_PASSWORD', 'MATRIX_ACCESS_TOKEN'] as const;
 
-export type MatrixContext = ComponentContext<'chain' | 'voice'>;
+export type MatrixContext = ComponentContext<'chain' | 'voice' | 'clock'>;
 
 /** The account as configured now; a trailing slash of the homeserver is dropped so one account is one session file. */
 export function settingsOf({ config }: MatrixContext): Settings {

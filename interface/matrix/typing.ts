@@ -1,5 +1,6 @@
 import type { MatrixClient } from 'matrix-js-sdk';
 import type { Logger } from 'pino';
+import type { ClockPort } from '../../src/components/contract.ts';
 
 /** How long one typing notification lasts on the homeserver; it is renewed before it runs out. */
 const TYPING_MS = 30_000;
@@ -10,11 +11,12 @@ const RENEW_MS = 25_000;
  * renewed while any runs, off after the last. Matrix has one typing flag per room, threads included.
  */
 export class Typing {
-  private readonly rooms = new Map<string, { answers: number; timer: NodeJS.Timeout }>();
+  private readonly rooms = new Map<string, { answers: number; timer: unknown }>();
 
   constructor(
     private readonly client: MatrixClient,
     private readonly logger: Logger,
+    private readonly clock: ClockPort,
   ) {}
 
   /** Shows typing in `roomId` until `answered` settles. */
@@ -22,8 +24,8 @@ export class Typing {
     const room = this.rooms.get(roomId);
     if (room) room.answers += 1;
     else {
-      this.send(roomId, true);
-      this.rooms.set(roomId, { answers: 1, timer: setInterval(() => this.send(roomId, true), RENEW_MS) });
+      this.rooms.set(roomId, { answers: 1, timer: undefined });
+      this.renew(roomId);
     }
     void answered
       .catch(() => undefined)
@@ -32,7 +34,7 @@ export class Typing {
         if (!current) return;
         current.answers -= 1;
         if (current.answers > 0) return;
-        clearInterval(current.timer);
+        this.clock.clearTimeout(current.timer);
         this.rooms.delete(roomId);
         this.send(roomId, false);
       });
@@ -40,8 +42,16 @@ export class Typing {
 
   /** Stops renewing (the client is going away; the homeserver lets the flags run out). */
   stop(): void {
-    for (const room of this.rooms.values()) clearInterval(room.timer);
+    for (const room of this.rooms.values()) this.clock.clearTimeout(room.timer);
     this.rooms.clear();
+  }
+
+  /** Sends typing now and again every RENEW_MS while the room has answers in preparation. */
+  private renew(roomId: string): void {
+    const room = this.rooms.get(roomId);
+    if (!room) return;
+    this.send(roomId, true);
+    room.timer = this.clock.setTimeout(() => this.renew(roomId), RENEW_MS);
   }
 
   private send(roomId: string, typing: boolean): void {

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type Api, Bot, GrammyError } from 'grammy';
-import { type ComponentContext, type ConnectionReport, SerialConnection } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, type ConnectionReport, SerialConnection, waitOn } from '../../src/components/contract.ts';
 import { floodControl } from './flood-control.ts';
 
 export interface ConnectionOptions {
@@ -10,6 +9,7 @@ export interface ConnectionOptions {
   logger: ComponentContext['logger'];
   /** Adds the update handlers (and the error handler) to a new bot. */
   install(bot: Bot): void;
+  clock: ClockPort;
 }
 
 /** The longest wait between two attempts to reach Telegram. */
@@ -54,7 +54,9 @@ export class TelegramConnection extends SerialConnection {
     }
     const bot = new Bot(token.trim(), { client: { apiRoot: apiRoot.replace(/\/+$/, '') } });
     bot.api.config.use(
-      floodControl((method, seconds) => this.options.logger.warn({ method, retry_after_s: seconds }, 'Telegram flood control: waiting before retrying')),
+      floodControl(this.options.clock, (method, seconds) =>
+        this.options.logger.warn({ method, retry_after_s: seconds }, 'Telegram flood control: waiting before retrying'),
+      ),
     );
     this.options.install(bot);
     const controller = new AbortController();
@@ -99,7 +101,7 @@ export class TelegramConnection extends SerialConnection {
         }
         logger.warn({ err: error, retry_in_s: backoffS }, 'Telegram is out of reach; retrying');
         report({ state: 'disconnected', detail: `${reasonOf(error)}; retrying in ${backoffS} s` });
-        await sleep(backoffS * 1000, undefined, { signal }).catch(() => undefined);
+        await waitOn(this.options.clock, backoffS * 1000, signal);
         backoffS = Math.min(MAX_BACKOFF_S, backoffS * 2);
       }
     }

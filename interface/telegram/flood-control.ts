@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transformer } from 'grammy';
+import { type ClockPort, waitOn } from '../../src/components/contract.ts';
 
 /** Attempts of one call while Telegram answers 429: the first and two retries. */
 const ATTEMPTS = 3;
@@ -11,7 +11,7 @@ const MAX_WAIT_S = 60;
  * `parameters.retry_after` is sent again after that many seconds. getUpdates is left to grammY's
  * polling, which already waits `retry_after` itself.
  */
-export function floodControl(onWait: (method: string, seconds: number) => void): Transformer {
+export function floodControl(clock: ClockPort, onWait: (method: string, seconds: number) => void): Transformer {
   return async (prev, method, payload, signal) => {
     for (let attempt = 1; ; attempt += 1) {
       const response = await prev(method, payload, signal);
@@ -20,7 +20,7 @@ export function floodControl(onWait: (method: string, seconds: number) => void):
       if (attempt >= ATTEMPTS || wait > MAX_WAIT_S) return response;
       onWait(method, wait);
       // grammY types its signal with the abort-controller polyfill's type; it has the same members.
-      await sleep(wait * 1000, undefined, { signal: signal as AbortSignal | undefined }).catch(() => undefined);
+      await waitOn(clock, wait * 1000, signal as AbortSignal | undefined);
       if (signal?.aborted) return response;
     }
   };

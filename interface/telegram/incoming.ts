@@ -3,23 +3,27 @@ import type { Message, User, UserFromGetMe } from 'grammy/types';
 import {
   type Action,
   type ChainPort,
+  type ClockPort,
   type ComponentContext,
   hearVoiceMessage,
   type IncomingMessageInput,
   submitWithVoice,
   type VoicePort,
+  withTimeout,
 } from '../../src/components/contract.ts';
 import type { TelegramSender } from './outgoing.ts';
 import { type Conversation, INTERFACE_ID, pathOf } from './paths.ts';
 
 /** Telegram's getFile serves files up to 20 MB. */
 const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+const DOWNLOAD_TIMEOUT_MS = 30_000;
 
 export interface IncomingOptions {
   chain: ChainPort;
   voice: VoicePort;
   sender: TelegramSender;
   logger: ComponentContext['logger'];
+  clock: ClockPort;
   /** Sends one message of an answer the interface waited for (a voice message's) as written, as its message action would. */
   send(conversation: Conversation, action: Action): Promise<void>;
 }
@@ -95,14 +99,16 @@ function attachmentOf(message: Message): Record<string, unknown> | undefined {
   };
 }
 
-async function download(api: Api, fileId: string): Promise<Buffer> {
+async function download(api: Api, clock: ClockPort, fileId: string): Promise<Buffer> {
   const file = await api.getFile(fileId);
   if (!file.file_path) throw new Error('Telegram gave no file_path for the voice message');
   if ((file.file_size ?? 0) > MAX_DOWNLOAD_BYTES) throw new Error('the voice message is over 20 MB');
   const apiRoot = api.options?.apiRoot ?? 'https://api.telegram.org';
-  const response = await fetch(`${apiRoot}/file/bot${api.token}/${file.file_path}`, { signal: AbortSignal.timeout(30_000) });
-  if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
-  return Buffer.from(await response.arrayBuffer());
+  return withTimeout(clock, DOWNLOAD_TIMEOUT_MS, async (signal) => {
+    const response = await fetch(`${apiRoot}/file/bot${api.token}/${file.file_path}`, { signal });
+    if (!response.ok) throw new Error(`the voice message could not be downloaded (HTTP ${response.status})`);
+    return Buffer.from(await response.arrayBuffer());
+  });
 }
 
 /**
@@ -136,7 +142,7 @@ export function installHandlers(bot: Bot, options: IncomingOptions): void {
     if (!message.from || message.from.is_bot || forAnotherBot(message, me)) return;
     const { voice: note } = message;
     const text = note
-      ? await hearVoiceMessage(voice, { fileName: 'voice.ogg', mimeType: 'audio/ogg', download: () => download(ctx.api, note.file_id) }, logger)
+      ? await hearVoiceMessage(voice, { fileName: 'voice.ogg', mimeType: 'audio/ogg', download: () => download(ctx.api, options.clock, note.file_id) }, logger)
       : textOf(message);
     if (text === undefined) return;
     const attachment = attachmentOf(message);

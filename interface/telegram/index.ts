@@ -59,22 +59,24 @@ export default defineInterface({
   requiredConfig: ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_TRAINER_ID'],
   chatPlatform: true,
   trainerVariable: 'TELEGRAM_TRAINER_ID',
-  needs: ['chain', 'voice'],
-  create: ({ services: { chain, voice }, config, logger, paths, onStop, reportConnection }) => {
+  needs: ['chain', 'voice', 'clock'],
+  create: ({ services: { chain, voice, clock }, config, logger, paths, onStop, reportConnection }) => {
     const connection = new TelegramConnection({
       settings: () => ({ token: config.get('TELEGRAM_BOT_TOKEN'), apiRoot: config.get('TELEGRAM_API_BASE_URL') }),
       report: reportConnection,
       logger,
+      clock,
       install: (bot) =>
         installHandlers(bot, {
           chain,
           voice,
           sender,
           logger,
+          clock,
           send: (conversation, action) => sendMessage(conversation, MessagePayloadSchema.parse(action.payload)),
         }),
     });
-    const sender = new TelegramSender({ api: () => connection.api, voice, logger, localRoot: () => resolve(paths.cwd, config.get('VOX_OUTPUT_DIR')) });
+    const sender = new TelegramSender({ api: () => connection.api, voice, logger, clock, localRoot: () => resolve(paths.cwd, config.get('VOX_OUTPUT_DIR')) });
 
     const sendMessage = (conversation: Conversation, payload: z.infer<typeof MessagePayloadSchema>, origin?: ActionOrigin) => {
       const extras: Extras = { ...(payload.buttons ? { buttons: payload.buttons } : {}) };

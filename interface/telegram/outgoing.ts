@@ -1,14 +1,13 @@
 import { extname } from 'node:path';
 import { type Api, GrammyError, InputFile } from 'grammy';
 import type { InlineKeyboardButton, InlineKeyboardMarkup } from 'grammy/types';
-import { type ComponentContext, realLocalFile, splitMessage, type VoicePort } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, realLocalFile, splitMessage, TypingIndicators, type VoicePort } from '../../src/components/contract.ts';
 import type { Conversation } from './paths.ts';
 
 /** Telegram's limits, in characters: a message's text, and a media caption. */
 export const MAX_TEXT = 4096;
 export const MAX_CAPTION = 1024;
-/** When a chat action first shows, and how often it is repeated: Telegram shows one for five seconds or until a message arrives. */
-const ACTIVITY_DELAY_MS = 1000;
+/** How often a chat action is repeated: Telegram shows one for five seconds or until a message arrives. */
 const ACTIVITY_REPEAT_MS = 4000;
 
 export interface Button {
@@ -30,6 +29,7 @@ export interface SenderOptions {
   logger: ComponentContext['logger'];
   /** The one folder a `file://` URL may name: where Vox writes its speech (VOX_OUTPUT_DIR). */
   localRoot(): string;
+  clock: ClockPort;
 }
 
 type Kind = 'voice' | 'audio' | 'photo' | 'document';
@@ -66,9 +66,11 @@ function keyboard(buttons: Button[][] | undefined): { reply_markup?: InlineKeybo
  * answer is prepared. A chat that blocked the bot or is gone is logged as such, and the send fails.
  */
 export class TelegramSender {
-  private readonly activities = new Set<() => void>();
+  private readonly activities: TypingIndicators;
 
-  constructor(private readonly options: SenderOptions) {}
+  constructor(private readonly options: SenderOptions) {
+    this.activities = new TypingIndicators(options.clock, ACTIVITY_REPEAT_MS);
+  }
 
   async text(conversation: Conversation, text: string, extras: Extras = {}): Promise<void> {
     const parts = splitMessage(text, MAX_TEXT);
@@ -98,25 +100,17 @@ export class TelegramSender {
    * extra request would only delay it.
    */
   activity(conversation: Conversation, action: 'typing' | 'record_voice'): () => void {
-    const send = () =>
-      void this.call(conversation, (api) => api.sendChatAction(conversation.chatId, action, this.placement(conversation, undefined))).catch((error: unknown) =>
-        this.options.logger.debug({ err: error }, 'a chat action was not shown'),
-      );
-    let timer = setTimeout(() => {
-      send();
-      timer = setInterval(send, ACTIVITY_REPEAT_MS);
-    }, ACTIVITY_DELAY_MS);
-    const stop = () => {
-      clearTimeout(timer);
-      this.activities.delete(stop);
-    };
-    this.activities.add(stop);
-    return stop;
+    return this.activities.start(
+      () =>
+        void this.call(conversation, (api) => api.sendChatAction(conversation.chatId, action, this.placement(conversation, undefined))).catch(
+          (error: unknown) => this.options.logger.debug({ err: error }, 'a chat action was not shown'),
+        ),
+    );
   }
 
   /** Ends every chat action (the bot stops). */
   stop(): void {
-    for (const stop of this.activities) stop();
+    this.activities.stopAll();
   }
 
   private placement(conversation: Conversation, replyTo: number | undefined) {

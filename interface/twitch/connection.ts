@@ -96,7 +96,7 @@ export class TwitchConnection {
   /** Asks Twitch whether the token still holds; true when it may be used (a network failure says nothing against it). */
   private async validate(current: Current): Promise<boolean> {
     const { clock, logger, report } = this.options;
-    const check = await checkToken(current.settings).catch((error: unknown) => {
+    const check = await checkToken(current.settings, clock).catch((error: unknown) => {
       logger.warn({ err: error }, 'the Twitch access token could not be validated; using it');
       return undefined;
     });

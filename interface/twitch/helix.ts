@@ -1,4 +1,4 @@
-import type { ClockPort, ComponentContext } from '../../src/components/contract.ts';
+import { type ClockPort, type ComponentContext, waitOn, withTimeout } from '../../src/components/contract.ts';
 import type { TwitchSettings } from './settings.ts';
 
 /** Attempts of one call while Helix answers 429: the first and two retries. */
@@ -64,31 +64,35 @@ export class Helix {
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const { apiBase, clientId, accessToken } = this.options.settings();
-      const response = await fetch(`${apiBase}${path}`, {
-        method,
-        headers: {
-          'client-id': clientId,
-          authorization: `Bearer ${accessToken}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      });
-      if (response.status === 429) {
-        const wait = this.waitOf(response);
-        if (wait === undefined || wait > MAX_WAIT_MS || attempt >= ATTEMPTS) throw new HelixError(429, `429 rate limited on ${method} ${path}`);
-        this.options.logger.warn({ path, wait_ms: wait }, 'Twitch rate limit: waiting for Ratelimit-Reset before retrying');
-        await new Promise<void>((resolve) => this.options.clock.setTimeout(resolve, wait));
-        continue;
-      }
-      if (response.status === 401) this.options.unauthorized();
-      if (!response.ok) {
-        const error = (await response.json().catch(() => ({}))) as { message?: string };
-        throw new HelixError(response.status, `${response.status} ${error.message ?? response.statusText} (${method} ${path})`);
-      }
-      return (await response.json().catch(() => ({}))) as T;
+      const answer = await withTimeout(this.options.clock, TIMEOUT_MS, (signal) => this.attempt<T>(method, path, body, signal));
+      if ('value' in answer) return answer.value;
+      const wait = answer.waitMs;
+      if (wait === undefined || wait > MAX_WAIT_MS || attempt >= ATTEMPTS) throw new HelixError(429, `429 rate limited on ${method} ${path}`);
+      this.options.logger.warn({ path, wait_ms: wait }, 'Twitch rate limit: waiting for Ratelimit-Reset before retrying');
+      await waitOn(this.options.clock, wait);
     }
+  }
+
+  /** One request, its answer read within the same deadline: the value, or how long a 429 asks to wait. */
+  private async attempt<T>(method: 'GET' | 'POST', path: string, body: unknown, signal: AbortSignal): Promise<{ value: T } | { waitMs: number | undefined }> {
+    const { apiBase, clientId, accessToken } = this.options.settings();
+    const response = await fetch(`${apiBase}${path}`, {
+      method,
+      headers: {
+        'client-id': clientId,
+        authorization: `Bearer ${accessToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal,
+    });
+    if (response.status === 429) return { waitMs: this.waitOf(response) };
+    if (response.status === 401) this.options.unauthorized();
+    if (!response.ok) {
+      const error = (await response.json().catch(() => ({}))) as { message?: string };
+      throw new HelixError(response.status, `${response.status} ${error.message ?? response.statusText} (${method} ${path})`);
+    }
+    return { value: (await response.json().catch(() => ({}))) as T };
   }
 
   /** Milliseconds until the bucket refills, from `Ratelimit-Reset`; undefined without a usable header. */

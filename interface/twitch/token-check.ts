@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ClockPort, withTimeout } from '../../src/components/contract.ts';
 import type { TwitchSettings } from './settings.ts';
 
 const TIMEOUT_MS = 30_000;
@@ -20,12 +21,11 @@ export type TokenCheck = { valid: true; expiresInS: number } | { valid: false; r
  * expired or was revoked; a token of another application than TWITCH_CLIENT_ID is refused by Helix, so it is
  * refused here too. A network failure throws: it says nothing of the token.
  */
-export async function checkToken(settings: TwitchSettings): Promise<TokenCheck> {
-  const response = await fetch(`${settings.authBase}/validate`, {
-    headers: { authorization: `OAuth ${settings.accessToken}` },
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+export async function checkToken(settings: TwitchSettings, clock: ClockPort): Promise<TokenCheck> {
+  const { response, body } = await withTimeout(clock, TIMEOUT_MS, async (signal) => {
+    const response = await fetch(`${settings.authBase}/validate`, { headers: { authorization: `OAuth ${settings.accessToken}` }, signal });
+    return { response, body: (await response.json().catch(() => ({}))) as unknown };
   });
-  const body: unknown = await response.json().catch(() => ({}));
   if (response.status === 401) {
     const refusal = RefusalSchema.safeParse(body);
     return { valid: false, reason: `TWITCH_ACCESS_TOKEN is expired or revoked (Twitch: ${refusal.success ? refusal.data.message : '401'})` };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ClockPort, OAuthToken } from '../../src/components/contract.ts';
+import { type ClockPort, OAuthToken, withTimeout } from '../../src/components/contract.ts';
 import type { YouTubeSettings } from './settings.ts';
 
 const TIMEOUT_MS = 30_000;
@@ -64,8 +64,7 @@ export class YouTubeApi {
   /** Forgets a renewed token: the settings changed. */
   reset(): void {
     const { accessToken, refresh } = this.settings();
-    this.oauth =
-      accessToken || refresh ? new OAuthToken({ initial: accessToken, grant: () => this.settings().refresh, now: () => this.clock.now() }) : undefined;
+    this.oauth = accessToken || refresh ? new OAuthToken({ initial: accessToken, grant: () => this.settings().refresh, clock: this.clock }) : undefined;
   }
 
   /** `videos?part=liveStreamingDetails`: the chat of the live video, undefined when it is not live. */
@@ -100,16 +99,19 @@ export class YouTubeApi {
     for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
     // The OAuth token when there is one (it may post); the key reads public data only.
     if (!accessToken && apiKey) url.searchParams.set('key', apiKey);
-    const response = await fetch(url, {
-      method,
-      headers: {
-        ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+    const { response, json } = await withTimeout(this.clock, TIMEOUT_MS, async (signal) => {
+      const response = await fetch(url, {
+        method,
+        headers: {
+          ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal,
+      });
+      const json = (await response.json().catch(() => ({}))) as { error?: { message?: string; errors?: Array<{ reason?: string }> } };
+      return { response, json };
     });
-    const json = (await response.json().catch(() => ({}))) as { error?: { message?: string; errors?: Array<{ reason?: string }> } };
     if (response.status === 401 && oauth && !renewed) {
       await oauth.renew();
       return this.call(method, path, query, body, true);

@@ -64,7 +64,7 @@ export default defineInterface({
         const token = new OAuthToken({
           initial: config.get('X_ACCESS_TOKEN').trim(),
           grant,
-          now: () => clock.now(),
+          clock,
           rotated: (refreshToken) => refreshTokens.keep(config.get('X_REFRESH_TOKEN').trim(), refreshToken),
         });
         return new XApi({ token, baseUrl: config.get('X_API_BASE_URL') }, { clock, logger, signal });

@@ -1,4 +1,12 @@
-import { BackgroundDeclinedError, type CompletedTurn, definePlugin, type Memory, type Person, type PromptTurn } from '../../src/components/contract.ts';
+import {
+  BackgroundDeclinedError,
+  type CompletedTurn,
+  definePlugin,
+  type Memory,
+  type Person,
+  type PromptTurn,
+  withTimeout,
+} from '../../src/components/contract.ts';
 import { embed, type EmbeddingsSettings } from './embeddings.ts';
 import { EPISODE_FORMAT, EpisodeSchema, episodePrompt, extractionPrompt, LEARNED_FORMAT, LearnedSchema, parseAnswer } from './extraction.ts';
 import { recall } from './recall.ts';
@@ -44,7 +52,7 @@ export default definePlugin({
       const settings = embeddings();
       if (!settings) return undefined;
       try {
-        const [vector] = await embed(settings, [text], AbortSignal.timeout(QUERY_EMBEDDING_MS));
+        const [vector] = await withTimeout(clock, QUERY_EMBEDDING_MS, (signal) => embed(settings, [text], signal));
         return vector ? { model: settings.model, vector } : undefined;
       } catch (error) {
         logger.warn({ err: error }, 'the message could not be embedded; recalling by words alone');
@@ -56,7 +64,7 @@ export default definePlugin({
       const settings = embeddings();
       if (!settings) return;
       try {
-        const [vector] = await embed(settings, [stored.text], AbortSignal.timeout(config.get('OPENAI_TIMEOUT_S') * 1000));
+        const [vector] = await withTimeout(clock, config.get('OPENAI_TIMEOUT_S') * 1000, (signal) => embed(settings, [stored.text], signal));
         if (vector) await memory.setEmbedding(stored.id, settings.model, vector);
       } catch (error) {
         logger.warn({ err: error, memory_id: stored.id }, 'a memory could not be embedded; it is found by its words alone');

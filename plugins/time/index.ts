@@ -28,17 +28,19 @@ export function describeNow(now: Date, timeZone: string | undefined): string {
 /** Tells the assistant the date and time, in the persona's time zone. */
 export default definePlugin({
   description: 'Adds the current date and time (PERSONA_TIMEZONE) to the prompt.',
-  create: ({ config }) => {
+  needs: ['clock'],
+  // The host's clock is wall-clock epoch milliseconds; through it a test sets the time the persona is told.
+  create: ({ config, services: { clock } }) => {
     const now = () => {
       const timeZone = zoneOf(config.get('PERSONA_TIMEZONE'));
-      const date = new Date();
+      const date = new Date(clock.now());
       return { now: date.toISOString(), time_zone: timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone, text: describeNow(date, timeZone) };
     };
     /** The prompt's line changes once a minute (the time is to the minute); every prompt asks for it. */
     let line = { zone: '', minute: Number.NaN, text: '' };
     const promptLine = () => {
       const zone = config.get('PERSONA_TIMEZONE');
-      const minute = Math.floor(Date.now() / 60_000);
+      const minute = Math.floor(clock.now() / 60_000);
       if (line.minute !== minute || line.zone !== zone) line = { zone, minute, text: `It is now ${describeNow(new Date(minute * 60_000), zoneOf(zone))}.` };
       return line.text;
     };

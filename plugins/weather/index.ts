@@ -7,7 +7,8 @@ const PROVIDER_TIMEOUT_MS = 5000;
 export default definePlugin({
   description: 'Current weather at WEATHER_LATITUDE/WEATHER_LONGITUDE from an Open-Meteo-compatible provider.',
   requiredConfig: ['WEATHER_LATITUDE', 'WEATHER_LONGITUDE'],
-  create: ({ config, logger }) => {
+  needs: ['clock'],
+  create: ({ config, logger, services: { clock } }) => {
     let last: { weather: Weather; at: number } | undefined;
     /** The reading under way: messages that arrive together share one request to the provider. */
     let pending: Promise<{ weather: Weather; at: number }> | undefined;
@@ -17,11 +18,12 @@ export default definePlugin({
       const longitude = Number(config.get('WEATHER_LONGITUDE'));
       if (!Number.isFinite(latitude) || !Number.isFinite(longitude))
         throw new WeatherUnavailableError('WEATHER_LATITUDE and WEATHER_LONGITUDE must be numbers');
-      last = { weather: await fetchCurrentWeather(config.get('WEATHER_PROVIDER_URL'), latitude, longitude, PROVIDER_TIMEOUT_MS), at: Date.now() };
+      const weather = await fetchCurrentWeather(config.get('WEATHER_PROVIDER_URL'), latitude, longitude, { clock, ms: PROVIDER_TIMEOUT_MS });
+      last = { weather, at: clock.now() };
       return last;
     };
     const current = (): Promise<{ weather: Weather; at: number }> => {
-      if (last && Date.now() - last.at < config.get('WEATHER_CACHE_S') * 1000) return Promise.resolve(last);
+      if (last && clock.now() - last.at < config.get('WEATHER_CACHE_S') * 1000) return Promise.resolve(last);
       pending ??= fetchReading().finally(() => (pending = undefined));
       return pending;
     };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ClockPort, withTimeout } from '../../src/components/contract.ts';
 
 /**
  * The provider protocol is Open-Meteo's forecast API (https://open-meteo.com/en/docs):
@@ -67,7 +68,7 @@ const WMO: Record<number, string> = {
 
 export class WeatherUnavailableError extends Error {}
 
-export async function fetchCurrentWeather(url: string, latitude: number, longitude: number, timeoutMs: number): Promise<Weather> {
+export async function fetchCurrentWeather(url: string, latitude: number, longitude: number, deadline: { clock: ClockPort; ms: number }): Promise<Weather> {
   let target: URL;
   try {
     target = new URL(url);
@@ -78,25 +79,28 @@ export async function fetchCurrentWeather(url: string, latitude: number, longitu
   target.searchParams.set('longitude', String(longitude));
   target.searchParams.set('current', CURRENT_FIELDS.join(','));
   target.searchParams.set('wind_speed_unit', 'kmh');
-  let response: Response;
-  try {
-    response = await fetch(target, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
-  } catch (error) {
-    throw new WeatherUnavailableError(`the weather provider cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (!response.ok) throw new WeatherUnavailableError(`the weather provider answered HTTP ${response.status}`);
-  const parsed = ForecastSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new WeatherUnavailableError('the weather provider answered an unexpected shape');
-  const { current } = parsed.data;
-  return {
-    latitude: parsed.data.latitude,
-    longitude: parsed.data.longitude,
-    observed_at: current.time,
-    temperature_c: current.temperature_2m,
-    apparent_temperature_c: current.apparent_temperature ?? null,
-    humidity_percent: current.relative_humidity_2m ?? null,
-    wind_speed_kmh: current.wind_speed_10m ?? null,
-    weather_code: current.weather_code,
-    description: WMO[current.weather_code] ?? `weather code ${current.weather_code}`,
-  };
+  // The deadline covers the body too; its timer is released once the answer is read.
+  return withTimeout(deadline.clock, deadline.ms, async (signal) => {
+    let response: Response;
+    try {
+      response = await fetch(target, { signal, headers: { accept: 'application/json' } });
+    } catch (error) {
+      throw new WeatherUnavailableError(`the weather provider cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!response.ok) throw new WeatherUnavailableError(`the weather provider answered HTTP ${response.status}`);
+    const parsed = ForecastSchema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) throw new WeatherUnavailableError('the weather provider answered an unexpected shape');
+    const { current } = parsed.data;
+    return {
+      latitude: parsed.data.latitude,
+      longitude: parsed.data.longitude,
+      observed_at: current.time,
+      temperature_c: current.temperature_2m,
+      apparent_temperature_c: current.apparent_temperature ?? null,
+      humidity_percent: current.relative_humidity_2m ?? null,
+      wind_speed_kmh: current.wind_speed_10m ?? null,
+      weather_code: current.weather_code,
+      description: WMO[current.weather_code] ?? `weather code ${current.weather_code}`,
+    };
+  });
 }

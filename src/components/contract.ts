@@ -16,6 +16,7 @@ export { splitMessage } from './split-message.ts';
 export { TypingIndicators } from './typing-indicators.ts';
 export { SerialConnection } from './serial-connection.ts';
 export { PollingLoop, type PollingOptions, waitOn } from './polling.ts';
+export { withTimeout } from './with-timeout.ts';
 export { PolledAccount, type PolledAccountOptions } from './polled-account.ts';
 export { OAuthToken, type OAuthTokenOptions, type RefreshGrant, TokenRefusedError } from './oauth-refresh.ts';
 export { viewerHearing } from './viewer-hearing.ts';

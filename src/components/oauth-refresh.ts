@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ClockPort } from './ports.ts';
+import { withTimeout } from './with-timeout.ts';
 
 /** The token endpoint refused the grant (revoked, expired, wrong client): asking again would be refused again. */
 export class TokenRefusedError extends Error {}
@@ -37,7 +39,8 @@ export interface OAuthTokenOptions {
   initial: string;
   /** The grant, when refresh credentials are configured (read at each refresh). */
   grant(): RefreshGrant | undefined;
-  now(): number;
+  /** The host's clock: expiry, and the token endpoint's deadline. */
+  clock: ClockPort;
   /** The token endpoint gave a new refresh token (X rotates them): keep it for the next refresh. */
   rotated?(refreshToken: string): void | Promise<void>;
 }
@@ -62,7 +65,7 @@ export class OAuthToken {
   /** The token to send now, refreshed first when it is missing or about to expire. */
   async current(): Promise<string> {
     const held = this.held;
-    if (held && (held.expiresAt === undefined || held.expiresAt > this.options.now())) return held.value;
+    if (held && (held.expiresAt === undefined || held.expiresAt > this.options.clock.now())) return held.value;
     return this.renew();
   }
 
@@ -82,8 +85,10 @@ export class OAuthToken {
     if (grant.clientSecret && grant.clientAuth === 'form') form.set('client_secret', grant.clientSecret);
     if (grant.clientSecret && grant.clientAuth === 'basic')
       headers.authorization = `Basic ${Buffer.from(`${grant.clientId}:${grant.clientSecret}`).toString('base64')}`;
-    const response = await fetch(grant.tokenUrl, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    const body: unknown = await response.json().catch(() => ({}));
+    const { response, body } = await withTimeout(this.options.clock, TIMEOUT_MS, async (signal) => {
+      const response = await fetch(grant.tokenUrl, { method: 'POST', headers, body: form, signal });
+      return { response, body: (await response.json().catch(() => ({}))) as unknown };
+    });
     // 400 and 401 are the endpoint's refusals (invalid_grant, invalid_client); anything else may pass.
     if (response.status === 400 || response.status === 401) {
       const refusal = RefusalSchema.safeParse(body);
@@ -94,7 +99,7 @@ export class OAuthToken {
     const granted = GrantedSchema.parse(body);
     this.held = {
       value: granted.access_token,
-      expiresAt: granted.expires_in === undefined ? undefined : this.options.now() + granted.expires_in * 1000 - EXPIRY_MARGIN_MS,
+      expiresAt: granted.expires_in === undefined ? undefined : this.options.clock.now() + granted.expires_in * 1000 - EXPIRY_MARGIN_MS,
     };
     if (granted.refresh_token && granted.refresh_token !== grant.refreshToken) await this.options.rotated?.(granted.refresh_token);
     return granted.access_token;

@@ -54,13 +54,17 @@ export class PollingLoop {
 }
 
 /** Waits `ms` on the host's clock; resolves early when `signal` aborts. */
-export function waitOn(clock: Timers, ms: number, signal: AbortSignal): Promise<void> {
+export function waitOn(clock: Timers, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
-    const timer = clock.setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    if (signal?.aborted || ms <= 0) return resolve();
+    const aborted = () => {
       clock.clearTimeout(timer);
       resolve();
-    });
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', aborted, { once: true });
   });
 }

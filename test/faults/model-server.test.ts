@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Ollama } from 'ollama';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
 import { startFakeOpenAi, type FakeOpenAi, type RecordedRequest, type Scripted } from '../helpers/openai-server.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -14,12 +15,13 @@ import { freePort } from '../helpers/free-port.ts';
  * Issue 15, fault 3: the model server misbehaves for real (a local OpenAI-compatible server over real
  * sockets, the shipped `cortex/openai` engine unchanged). Each fault must end in a notice to the user
  * within CORTEX_TIMEOUT_S, the body back at idle, and the next message of the same conversation answered.
- * The chain's deadline runs on a raw timer (issue 15, part 7), so it is short here and the tests assert
- * the order of events and the logged cause, never a margin.
+ * The chain's deadline and the engine's timers run on the test's clock: once the fault is reached, the
+ * clock passes CORTEX_TIMEOUT_S, and the next message (its deadline never passed) is answered.
  */
 
 type Message = { type: string; [key: string]: unknown };
 const ofType = (type: string) => (message: unknown) => (message as Message).type === type;
+const DEADLINE_MS = 500;
 const DEADLINE = /no complete answer within 0.5 s \(CORTEX_TIMEOUT_S\)/;
 const REPLY = 'Hello from the fake model.';
 const PARTIAL = 'Half an ans';
@@ -32,6 +34,9 @@ interface Fault {
   /** Part of a reply reaches a streaming client before the failure. */
   partial?: boolean;
 }
+
+/** The faults that end only by the chain's deadline (the others end by themselves). */
+const waitsForDeadline = (fault: Fault) => fault.cause === DEADLINE;
 
 const FAULTS: Fault[] = [
   { name: 'hangs before the first token (no headers)', answer: { kind: 'hang' }, cause: DEADLINE },
@@ -78,6 +83,12 @@ describe('the model server misbehaves', () => {
     environment: { SKINS_DIR: FIXTURE_SKINS, CORTEX_ENGINE: 'openai', OPENAI_MODEL: 'gpt-test', CORTEX_TIMEOUT_S: '0.5', OPENAI_MAX_RETRIES: '2' },
   });
   let sockets: OpenedSocket[] = [];
+  let clock: ManualClock;
+  /** A fresh app on a fresh clock. */
+  const start = (environment: Record<string, string>) => {
+    clock = new ManualClock();
+    return subject.start({ clock, environment });
+  };
 
   /** Asks carrying `marker` get the fault; every other ask is answered normally. */
   const faultFor = (marker: string, answer: Scripted) => (request: RecordedRequest) =>
@@ -86,6 +97,24 @@ describe('the model server misbehaves', () => {
   const settled = async () => {
     while (subject.harness.services.chain.pending > 0) await delay(5);
   };
+
+  const reachedFault = () => fake.requests.some((request) => request.body.messages?.at(-1)?.content.includes('FAULT'));
+
+  /** Once `reached` holds (the engine was asked, so CORTEX_TIMEOUT_S is armed), the clock passes that deadline. */
+  const passDeadline = async (reached: () => boolean) => {
+    await vi.waitFor(() => expect(reached()).toBe(true), { timeout: 10_000 });
+    clock.advance(DEADLINE_MS);
+  };
+
+  /** With no request to see (a refused connection), the clock passes deadline after deadline until `done`. */
+  const passDeadlinesUntil = (done: () => boolean) =>
+    vi.waitFor(
+      () => {
+        clock.advance(DEADLINE_MS);
+        expect(done()).toBe(true);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
 
   const expectIdleBody = () => {
     const animation = subject.harness.services.body.getAnimation();
@@ -114,12 +143,18 @@ describe('the model server misbehaves', () => {
 
   describe('through the web chat (WS /ws)', () => {
     it.each(FAULTS)('$name: a chat_error notice, the body idles, the next message is answered', async (fault) => {
-      await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl } });
+      await start({ OPENAI_BASE_URL: fake.baseUrl });
       fake.answerFor = faultFor('FAULT', fault.answer);
       const window = await webWindow();
       // Both at once: the second waits in the conversation's queue behind the one that meets the fault.
       window.socket.send(JSON.stringify({ type: 'chat', text: 'FAULT please', id: 'first' }));
       window.socket.send(JSON.stringify({ type: 'chat', text: 'and now?', id: 'second' }));
+      const streamed = () =>
+        window.messages
+          .filter(ofType('chat_delta'))
+          .map((message) => (message as Message).text)
+          .join('');
+      if (waitsForDeadline(fault)) await passDeadline(() => reachedFault() && (!fault.partial || streamed().includes(PARTIAL)));
       await window.next((message) => ofType('chat_message')(message) && (message as Message).role === 'assistant', 15_000);
       await window.next((message) => ofType('typing')(message) && (message as Message).active === false, 15_000);
       const outcomes = window.messages
@@ -132,12 +167,12 @@ describe('the model server misbehaves', () => {
     });
 
     it('refuses connections: each message gets the notice, and once the server is back the next is answered', async () => {
-      await subject.start({ environment: { OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` } });
+      await start({ OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` });
       const window = await webWindow();
       window.socket.send(JSON.stringify({ type: 'chat', text: 'anyone there?', id: 'first' }));
       window.socket.send(JSON.stringify({ type: 'chat', text: 'hello?', id: 'second' }));
       const errors = () => window.messages.filter(ofType('chat_error'));
-      await window.next((message) => ofType('chat_error')(message) && errors().length === 2, 15_000);
+      await passDeadlinesUntil(() => errors().length === 2);
       expect(errors()).toEqual([
         { type: 'chat_error', message: ENGINE_ERROR_NOTICE },
         { type: 'chat_error', message: ENGINE_ERROR_NOTICE },
@@ -155,10 +190,13 @@ describe('the model server misbehaves', () => {
 
   describe('through the compat port with the official ollama client', () => {
     /** One streamed chat: the text that came, and the error the client raised (a clear one, or none). */
-    const streamedChat = async (client: Ollama, content: string) => {
+    const streamedChat = async (client: Ollama, content: string, onText?: (text: string) => void) => {
       let text = '';
       try {
-        for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content }], stream: true })) text += chunk.message.content;
+        for await (const chunk of await client.chat({ model: 'anima', messages: [{ role: 'user', content }], stream: true })) {
+          text += chunk.message.content;
+          onText?.(text);
+        }
         return { text };
       } catch (error) {
         return { text, error: (error as Error).message };
@@ -167,11 +205,17 @@ describe('the model server misbehaves', () => {
     const clientFor = () => new Ollama({ host: `http://127.0.0.1:${subject.ports.compat}`, headers: { 'x-anima-conversation': 'faults' } });
 
     it.each(FAULTS)('$name: the notice reaches the client, the body idles, the next request is answered', async (fault) => {
-      await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl } });
+      await start({ OPENAI_BASE_URL: fake.baseUrl });
       fake.answerFor = faultFor('FAULT', fault.answer);
       const client = clientFor();
+      let streamed = '';
       // One conversation: the second request waits in its queue behind the first.
-      const [first, second] = await Promise.all([streamedChat(client, 'FAULT please'), streamedChat(client, 'and now?')]);
+      const onText = (text: string) => {
+        streamed = text;
+      };
+      const asked = Promise.all([streamedChat(client, 'FAULT please', onText), streamedChat(client, 'and now?')]);
+      if (waitsForDeadline(fault)) await passDeadline(() => reachedFault() && (!fault.partial || streamed.includes(PARTIAL)));
+      const [first, second] = await asked;
       // A notice that cannot follow the words already streamed comes as the stream's error, which the client raises.
       expect(first).toEqual(fault.partial ? { text: PARTIAL, error: ENGINE_ERROR_NOTICE } : { text: ENGINE_ERROR_NOTICE });
       expect(second).toEqual({ text: REPLY });
@@ -181,9 +225,14 @@ describe('the model server misbehaves', () => {
     });
 
     it('refuses connections: the notice, then an answer once the server is back', async () => {
-      await subject.start({ environment: { OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` } });
+      await start({ OPENAI_BASE_URL: `http://127.0.0.1:${await freePort()}/v1` });
       const client = clientFor();
-      expect(await streamedChat(client, 'anyone there?')).toEqual({ text: ENGINE_ERROR_NOTICE });
+      let refused: Awaited<ReturnType<typeof streamedChat>> | undefined;
+      void streamedChat(client, 'anyone there?').then((outcome) => {
+        refused = outcome;
+      });
+      await passDeadlinesUntil(() => refused !== undefined);
+      expect(refused).toEqual({ text: ENGINE_ERROR_NOTICE });
       await settled();
       expectIdleBody();
       await subject.harness.services.config.set('OPENAI_BASE_URL', fake.baseUrl);

@@ -70,12 +70,6 @@ const START_MARGIN_S = 0.5;
 /** How far below the harbor's buffer a primed injection stays until it goes live (Opus frames are 20 ms). */
 export const PRIME_SHORT_S = 1;
 
-const systemClock: ClockPort = {
-  now: () => Date.now(),
-  setTimeout: (callback, ms) => setTimeout(callback, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 /** Encodes a banter for the harbor now, so the break itself only has to log in and send. */
 export async function prepareBanterAudio(request: BanterEncoding): Promise<BanterAudio> {
   const { wavPath, gainDb, bufferS } = EncodingSchema.parse(request);
@@ -105,9 +99,10 @@ async function primed(banter: BanterAudio, goLive: Promise<void> | undefined, se
  * Puts a banter on air: encodes the WAV to WebM/Opus with the gain (unless prepared) while logging in to
  * the web broadcaster, sends the buffer's worth at once and the rest in real time, and closes right after
  * the last byte. Rejects with a WebcastError (`auth`, `busy`, `connect`, `encode`), or the abort reason.
- * `clock` paces the sending; tests pass one they drive by hand.
+ * `clock` (the host's) paces the sending: the wall clock on air, since the harbor plays in real time; a
+ * test without a real harbor drives it by hand.
  */
-export async function injectBanter(request: BanterInjection, clock: ClockPort = systemClock): Promise<InjectionResult> {
+export async function injectBanter(request: BanterInjection, clock: ClockPort): Promise<InjectionResult> {
   const { webdjUrl, username, password } = LoginSchema.parse(request);
   const { metadata, signal, audio } = request;
   signal?.throwIfAborted();

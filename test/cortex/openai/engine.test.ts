@@ -1,13 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ENGINE_ERROR_NOTICE } from '../../../src/chain/message-chain.ts';
 import type { TokenUsage } from '../../../src/components/messages.ts';
 import { shippedRoots } from '../../helpers/component-roots.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../../helpers/openai-server.ts';
 import { createTestServices, type TestServices } from '../../helpers/services.ts';
 
 describe('the openai Cortex engine against an OpenAI-compatible server', () => {
   let fake: FakeOpenAi;
   let test: TestServices;
+  let clock: ManualClock;
 
   beforeAll(async () => {
     fake = await startFakeOpenAi({ apiKey: 'sk-test' });
@@ -19,7 +21,9 @@ describe('the openai Cortex engine against an OpenAI-compatible server', () => {
   });
 
   const start = async (environment: Record<string, string> = {}) => {
+    clock = new ManualClock();
     test = await createTestServices({
+      clock,
       componentRoots: shippedRoots,
       environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test', ...environment },
     });
@@ -78,12 +82,16 @@ describe('the openai Cortex engine against an OpenAI-compatible server', () => {
   });
 
   it('does not retry a 401 and times out a server that never answers', async () => {
-    await start({ OPENAI_API_KEY: 'wrong', OPENAI_TIMEOUT_S: '0.2' });
+    await start({ OPENAI_API_KEY: 'wrong' });
     expect((await ask('hi')).outcome.outcome).toBe('error');
     expect(fake.requests).toHaveLength(1);
     await test.services.config.set('OPENAI_API_KEY', 'sk-test');
     fake.script({ kind: 'hang' });
-    const { outcome, outbox } = await ask('anyone?');
+    const asked = ask('anyone?');
+    await vi.waitFor(() => expect(fake.requests).toHaveLength(2));
+    // OPENAI_TIMEOUT_S (60 s) ends the wait for headers, well before the chain's own 120 s deadline.
+    clock.advance(60_000);
+    const { outcome, outbox } = await asked;
     expect(outcome.outcome).toBe('error');
     expect(outbox.map((message) => message.payload.text)).toEqual([ENGINE_ERROR_NOTICE]);
     expect(test.services.body.getAnimation().contexts).toEqual([]);

@@ -130,7 +130,11 @@ describe('the Fluxer gateway client, against a local Discord-like gateway, on a 
   });
 
   it('stops when REST refuses the token asking for the gateway address (401), without retrying', async () => {
-    const rest = new FluxerRest({ settings: () => ({ restBase: `${server.apiBaseUrl}/v1`, authorization: 'Bot wrong' }), logger: pino({ level: 'silent' }) });
+    const rest = new FluxerRest({
+      settings: () => ({ restBase: `${server.apiBaseUrl}/v1`, authorization: 'Bot wrong' }),
+      logger: pino({ level: 'silent' }),
+      clock,
+    });
     start(server.token, () => rest.gatewayUrl());
     await reported((report) => report.state === 'disconnected' && /refused the token.*401/.test(report.detail ?? ''));
     expect(clock.pending()).toBe(0);

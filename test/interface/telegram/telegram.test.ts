@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import ffmpeg from 'fluent-ffmpeg';
 import type { Chat, Message, User } from 'grammy/types';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shippedRoots } from '../../helpers/component-roots.ts';
 import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 import { useTestApp } from '../../helpers/services.ts';
 import { type BotApiCall, type FakeBotApi, startFakeBotApi } from '../../helpers/telegram-bot-api.ts';
 import { listeningFor, recordedVoiceNote } from '../../helpers/voice-notes.ts';
@@ -52,13 +53,14 @@ describe('the Telegram interface, against a local Bot API server', () => {
     TELEGRAM_API_BASE_URL: api.apiRoot,
   });
   /** Anima with the openai engine on the local model server; Telegram configured unless told otherwise. */
-  const launch = async (environment: Record<string, string> = telegram()) => {
+  const launch = async (environment: Record<string, string> = telegram(), clock?: ManualClock) => {
     const destination = new PassThrough();
     destination.on('data', (chunk: Buffer) => log.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     await test.start({
       environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: model.baseUrl, ACTIVE_VOX_ENGINE: 'disabled', ...environment },
       logLevel: 'info',
       logDestination: destination,
+      ...(clock ? { clock } : {}),
     });
     if (environment.TELEGRAM_BOT_TOKEN) await api.waitFor('getUpdates');
   };
@@ -69,7 +71,8 @@ describe('the Telegram interface, against a local Bot API server', () => {
   const history = async (path: string) => (await test.harness.services.history.chat.load(path)).map((item) => [item.sender_id, item.text]);
 
   it('answers in a private chat, keeps the conversation under telegram_bot/<chat_id>, and shows it is typing when an answer takes long', async () => {
-    await launch();
+    const clock = new ManualClock();
+    await launch(telegram(), clock);
     const changes: Array<[string, string | null]> = [];
     test.harness.services.body.onAnimationStateChanged((change) => changes.push([change.state, change.source]));
     model.script({ kind: 'reply', text: 'Hello Sam!' });
@@ -88,6 +91,8 @@ describe('the Telegram interface, against a local Bot API server', () => {
 
     model.script({ kind: 'hang' });
     api.say({ chat, from: sam, text: 'a hard question' });
+    await vi.waitFor(() => expect(model.requests).toHaveLength(2));
+    clock.advance(1000);
     expect((await sent('sendChatAction')).params).toMatchObject({ chat_id: chat.id, action: 'typing' });
   });
 

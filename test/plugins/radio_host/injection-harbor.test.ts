@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { injectBanter, WebcastError } from '../../../plugins/radio_host/injection/index.ts';
 import { wrapPcm } from '../../../src/audio/wav.ts';
+import { systemClock } from '../../../src/body/clock.ts';
 import { pcmBytes, tone, toneWav } from '../../helpers/audio.ts';
 import { freePort } from '../../helpers/free-port.ts';
 import { type LiquidsoapHarbor, measureAudio, startHarbor } from '../../helpers/liquidsoap-harbor.ts';
@@ -35,7 +36,11 @@ describe('injectBanter into a real Liquidsoap harbor', () => {
   });
 
   const inject = (wavPath: string, gainDb = 0, password = harbor.password) =>
-    injectBanter({ wavPath, gainDb, webdjUrl: harbor.url, username: harbor.username, password, metadata: { title: 'Between songs', artist: 'Anima' } });
+    // Liquidsoap plays what it gets in real time, so the pacing runs on the wall clock here.
+    injectBanter(
+      { wavPath, gainDb, webdjUrl: harbor.url, username: harbor.username, password, metadata: { title: 'Between songs', artist: 'Anima' } },
+      systemClock,
+    );
 
   it('plays a clip longer than the buffer whole, paced in real time, with its metadata', async () => {
     const result = await inject(clip('framed.wav'));
@@ -89,7 +94,9 @@ describe('injectBanter into a real Liquidsoap harbor', () => {
 
   it('reports an unreachable harbor as connect', async () => {
     const unreachable = `ws://127.0.0.1:${await freePort()}/`;
-    await expect(injectBanter({ wavPath: clip('short.wav'), gainDb: 0, webdjUrl: unreachable, username: 'dj', password: 'secret' })).rejects.toMatchObject({
+    await expect(
+      injectBanter({ wavPath: clip('short.wav'), gainDb: 0, webdjUrl: unreachable, username: 'dj', password: 'secret' }, systemClock),
+    ).rejects.toMatchObject({
       kind: 'connect',
     });
   });

@@ -276,6 +276,8 @@ describe('injectBanter without a harbor', () => {
   });
 
   it('refuses a web-broadcaster address that is not ws:// or wss://', async () => {
-    await expect(injectBanter({ wavPath: eightSeconds, gainDb: 0, webdjUrl: 'http://example.org/', username: 'dj', password: 'x' })).rejects.toThrow('ws://');
+    await expect(
+      injectBanter({ wavPath: eightSeconds, gainDb: 0, webdjUrl: 'http://example.org/', username: 'dj', password: 'x' }, new ManualClock()),
+    ).rejects.toThrow('ws://');
   });
 });
