@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -69,6 +70,13 @@ function chunk(id: string, model: string, created: number, delta: Record<string,
 export interface Hold {
   at: number;
   release: Promise<void>;
+}
+
+/** A gate a held answer waits at (`hold: { at, release: gate.release }`): the test opens it when the rest may come. */
+export function gate(): { release: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const release = new Promise<void>((resolve) => (open = resolve));
+  return { release, open };
 }
 
 /** How a stream ends: as the API ends it, with the connection destroyed, or not at all (the connection stays open). */
@@ -291,3 +299,25 @@ export async function startFakeOpenAi(options: { apiKey?: string; fallback?: Scr
 
 /** The last message of the last prompt the model server received: what the model was asked to answer. */
 export const lastPrompt = (model: FakeOpenAi) => model.requests.at(-1)?.body.messages?.at(-1)?.content;
+
+/**
+ * The fake model of a describe block: started before its tests, reset after each, closed after all. The
+ * value stands for the running server (reads and assignments such as `answerFor` reach it), so tests use
+ * it as they would the server itself.
+ */
+export function useFakeOpenAi(options: Parameters<typeof startFakeOpenAi>[0] = { apiKey: 'sk-test' }): FakeOpenAi {
+  let running: FakeOpenAi | undefined;
+  const current = () => {
+    if (!running) throw new Error('the fake model starts in beforeAll: use it inside a test');
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startFakeOpenAi(options);
+  });
+  afterEach(() => running?.reset());
+  afterAll(async () => running?.close());
+  return new Proxy({} as FakeOpenAi, {
+    get: (_, key) => Reflect.get(current(), key),
+    set: (_, key, value) => Reflect.set(current(), key, value),
+  });
+}

@@ -1,4 +1,4 @@
-import { expect, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { SocketGate } from '../../src/realtime/socket-gate.ts';
 import type { ManualClock } from './manual-clock.ts';
@@ -72,4 +72,13 @@ export async function openSocket(url: string, headers: Record<string, string> = 
 export async function expireHellos(gate: SocketGate, clock: ManualClock, timeoutMs: number, waiting = 1): Promise<void> {
   await vi.waitFor(() => expect(gate.waitingCount()).toBe(waiting), { timeout: 10_000 });
   clock.advance(timeoutMs);
+}
+
+/** The sockets a describe block's tests open (push them here), terminated after each test. */
+export function useSockets(): OpenedSocket[] {
+  const sockets: OpenedSocket[] = [];
+  afterEach(() => {
+    for (const { socket } of sockets.splice(0)) socket.terminate();
+  });
+  return sockets;
 }

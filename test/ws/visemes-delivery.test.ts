@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LipsyncSchema, type Lipsync } from '../../src/audio/lipsync.ts';
 import { runEspeakOffThread } from '../../src/audio/vox/espeak-worker.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
+import { useFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
-import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { openSocket, type OpenedSocket, useSockets } from '../helpers/sockets.ts';
 
 type Message = { type: string; [key: string]: unknown };
 const ofType = (type: string) => (message: unknown) => (message as Message).type === type;
@@ -40,14 +40,14 @@ function expectVisemeTrack(lipsync: Lipsync): void {
 }
 
 describe('visemes sent with speech over WS /ws', () => {
-  let fake: FakeOpenAi;
+  const fake = useFakeOpenAi();
   const subject = useTestApp({
     startInTest: true,
     listen: true,
     componentRoots: shippedRoots,
     environment: { SKINS_DIR: FIXTURE_SKINS, CORTEX_ENGINE: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test', OPENAI_MAX_RETRIES: '0' },
   });
-  let sockets: OpenedSocket[] = [];
+  const sockets = useSockets();
 
   async function window(): Promise<OpenedSocket> {
     const opened = await openSocket(`ws://127.0.0.1:${subject.ports.web}/ws`);
@@ -67,16 +67,6 @@ describe('visemes sent with speech over WS /ws', () => {
     const audio = (await a.next((message) => ofType('vrm_audio')(message) && (message as { audio: unknown }).audio !== null)) as Message;
     return { play, audio };
   }
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: 'sk-test' });
-  });
-  afterAll(async () => fake?.close());
-  afterEach(() => {
-    for (const { socket } of sockets) socket.terminate();
-    sockets = [];
-    fake.reset();
-  });
 
   it("a spoken reply's tts_play carries the local voice's viseme track, and every window's vrm_audio the same one", async () => {
     await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl } });

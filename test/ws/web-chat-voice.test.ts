@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_MARKER } from '../../src/chat/web-chat.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
+import { useFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
-import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { openSocket, type OpenedSocket, useSockets } from '../helpers/sockets.ts';
 
 type Message = { type: string; [key: string]: unknown };
 const ofType = (type: string) => (message: unknown) => (message as Message).type === type;
@@ -26,7 +26,7 @@ function gate() {
 }
 
 describeEachDialect('spoken web chat over WS /ws', (dialect) => {
-  let fake: FakeOpenAi;
+  const fake = useFakeOpenAi();
   const clock = new ManualClock();
   const subject = useTestApp({
     startInTest: true,
@@ -43,7 +43,7 @@ describeEachDialect('spoken web chat over WS /ws', (dialect) => {
       ACTIVE_VOX_ENGINE: 'local',
     },
   });
-  const sockets: OpenedSocket[] = [];
+  const sockets = useSockets();
 
   async function start(environment: Record<string, string> = {}) {
     await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl, ...environment } });
@@ -62,14 +62,6 @@ describeEachDialect('spoken web chat over WS /ws', (dialect) => {
   const path = () => subject.harness.services.history.sessions.connect().interface_path;
   const storedReplies = async () =>
     (await subject.harness.services.history.chat.load(path())).filter((message) => message.role === 'assistant').map((message) => message.text);
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: 'sk-test' });
-  });
-  afterAll(async () => {
-    for (const { socket } of sockets) socket.terminate();
-    await fake?.close();
-  });
 
   it('streams a plain answer as deltas and speaks it sentence by sentence before the model has finished', async () => {
     await start();

@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
+import { useFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
-import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { openSocket, type OpenedSocket, useSockets } from '../helpers/sockets.ts';
 
 type Message = { type: string; [key: string]: unknown };
 const ofType = (type: string) => (message: unknown) => (message as Message).type === type;
@@ -17,14 +17,14 @@ const MARKER = 'Everything before this has arrived.';
 const typesOf = (socket: OpenedSocket, types: string[]) => socket.messages.filter((message) => types.includes((message as Message).type)) as Message[];
 
 describe('web chat over WS /ws', () => {
-  let fake: FakeOpenAi;
+  const fake = useFakeOpenAi();
   const subject = useTestApp({
     startInTest: true,
     listen: true,
     componentRoots: shippedRoots,
     environment: { SKINS_DIR: FIXTURE_SKINS, CORTEX_ENGINE: 'openai', OPENAI_API_KEY: 'sk-test', OPENAI_MODEL: 'gpt-test', OPENAI_MAX_RETRIES: '0' },
   });
-  let sockets: OpenedSocket[] = [];
+  const sockets = useSockets();
   let base = '';
 
   async function start(environment: Record<string, string> = {}) {
@@ -55,16 +55,6 @@ describe('web chat over WS /ws', () => {
   const settled = async () => {
     while (subject.harness.services.chain.pending > 0) await delay(2);
   };
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: 'sk-test' });
-  });
-  afterAll(async () => fake?.close());
-  afterEach(() => {
-    for (const { socket } of sockets) socket.terminate();
-    sockets = [];
-    fake.reset();
-  });
 
   it('sends the conversation (oldest first, contract shape) right after the hello', async () => {
     await start();

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { pcmFrames, spokenPcm, streamAtRealTime } from '../helpers/audio.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
+import { useFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
-import { openSocket, type OpenedSocket } from '../helpers/sockets.ts';
+import { openSocket, type OpenedSocket, useSockets } from '../helpers/sockets.ts';
 
 type Message = { type: string; [key: string]: unknown };
 /** pocketsphinx (with ffmpeg before it) starts processes per utterance: on a loaded machine a transcript takes long. */
@@ -26,7 +26,7 @@ const PAUSED = ['please turn on the kitchen light', 'and play some music'] as co
 const PHRASES = [...QUESTION.split(' ').map((_, index, words) => words.slice(0, index + 1).join(' ')), BARGE_IN];
 
 describe('WS /api/audio/stream bound to a web conversation', () => {
-  let fake: FakeOpenAi;
+  const fake = useFakeOpenAi();
   const subject = useTestApp({
     startInTest: true,
     listen: true,
@@ -42,18 +42,8 @@ describe('WS /api/audio/stream bound to a web conversation', () => {
       AURIS_ENGINE_SETTINGS: JSON.stringify({ phrases: PHRASES }),
     },
   });
-  let sockets: OpenedSocket[] = [];
+  const sockets = useSockets();
   let base = '';
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAi({ apiKey: 'sk-test' });
-  });
-  afterAll(async () => fake?.close());
-  afterEach(() => {
-    for (const { socket } of sockets) socket.terminate();
-    sockets = [];
-    fake.reset();
-  });
 
   async function start(environment: Record<string, string> = {}) {
     await subject.start({ environment: { OPENAI_BASE_URL: fake.baseUrl, ...environment } });
