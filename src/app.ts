@@ -3,6 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { installErrorHandlers } from './errors.ts';
 import { registerApiDocs } from './http/api-docs.ts';
+import { bodyStateShortcut } from './http/body-state-shortcut.ts';
 import { createFastify } from './http/create-fastify.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { guardRoutes, isApiRoute, isReadRequest } from './http/route-trust.ts';
@@ -50,10 +51,11 @@ export interface BuildOptions {
 /** The web app of port 8001 (and of the HTTPS port). Never listens; main and tests decide that. */
 export async function buildApp(services: Services, options: BuildOptions = {}): Promise<App> {
   const { config, trust } = services;
-  const app = createFastify(services, options.https ? 'https' : 'web', options.https);
+  const https = Boolean(options.https);
+  const app = createFastify(services, https ? 'https' : 'web', { ...options, shortcut: bodyStateShortcut(services, https) });
   installErrorHandlers(app);
 
-  addSecurityHeaders(app, Boolean(options.https));
+  addSecurityHeaders(app, https);
   // Only JSON and, on the upload routes, multipart bodies: a plain-text post is what any site's form can send.
   app.removeContentTypeParser('text/plain');
   await registerRateLimit(app, config);

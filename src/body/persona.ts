@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PersonaEmotions } from '../components/contract.ts';
@@ -19,6 +20,20 @@ const PersonaFileSchema = z.looseObject({
 export const DEFAULT_EMOTION_SPEED = { default: 4, decay: 1.5 } as const;
 
 /**
+ * When the file last changed, or undefined when it cannot be read (most often: the skin has none). Every
+ * prompt asks, so this is a plain stat of a local file, microseconds: the promise API would send it
+ * through the thread pool, between the message's arrival and the engine's request, and build an Error
+ * with its stack for each missing file.
+ */
+function modifiedAt(path: string): number | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads the active skin's persona (the fallback skin's when it has none), again only when the file
  * changed. A broken file is logged and read as a persona without emotions: it must not stop the body.
  */
@@ -33,10 +48,7 @@ export class PersonaReader {
   async read(activeSkin: string): Promise<PersonaEmotions> {
     for (const skin of [...new Set([activeSkin, FALLBACK_SKIN])]) {
       const path = join(this.skinsDir, skin, 'persona.json');
-      const mtimeMs = await stat(path).then(
-        (stats) => stats.mtimeMs,
-        () => undefined,
-      );
+      const mtimeMs = modifiedAt(path);
       if (mtimeMs === undefined) continue;
       if (this.cached?.path === path && this.cached.mtimeMs === mtimeMs) return this.cached.persona;
       const persona = { skin, ...(await this.parse(path)) };

@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Services } from '../services.ts';
@@ -9,7 +10,8 @@ import { recordRoutes } from './route-inventory.ts';
  * and no per-request info lines (errors are still logged, with the request id). HTTPS and HTTP share one
  * instance type here; nothing above depends on the raw server's class.
  */
-export function createFastify(services: Services, listener: string, https?: { cert: Buffer; key: Buffer }): FastifyInstance {
+export function createFastify(services: Services, listener: string, options: FastifyOptions = {}): FastifyInstance {
+  const { https, shortcut } = options;
   const timeouts = slowClientTimeouts(services);
   const app = Fastify({
     loggerInstance: services.logger.child({ listener }) as FastifyBaseLogger,
@@ -35,7 +37,39 @@ export function createFastify(services: Services, listener: string, https?: { ce
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
+  if (shortcut) answerBeforeRouting(app.server, shortcut, () => closing);
   return app;
+}
+
+/** Answers a request before Fastify sees it and returns true, or returns false and leaves it untouched. */
+export type RequestShortcut = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export interface FastifyOptions {
+  https?: { cert: Buffer; key: Buffer };
+  /** A read too hot for Fastify's per-request machinery, answered ahead of it. */
+  shortcut?: RequestShortcut;
+}
+
+/**
+ * Puts the shortcut ahead of Fastify's handler on the server's `request` event. What it declines, and
+ * everything once the app closes (Fastify's 503 and `connection: close`), goes to Fastify; so does a
+ * request it failed on before answering, which Fastify's route then answers or turns into a logged 500
+ * (a throw here would take the process down).
+ */
+function answerBeforeRouting(server: Server, shortcut: RequestShortcut, closing: () => boolean): void {
+  const handlers = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  const [routed] = handlers;
+  if (handlers.length !== 1 || !routed) throw new Error(`expected Fastify's one request handler, found ${handlers.length}`);
+  server.removeListener('request', routed);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    let answered: boolean;
+    try {
+      answered = !closing() && shortcut(request, response);
+    } catch {
+      answered = response.headersSent;
+    }
+    if (!answered) routed(request, response);
+  });
 }
 
 /**

@@ -21,7 +21,12 @@ export async function registerRateLimit(app: FastifyInstance, config: ConfigStor
   });
   const count = app.rateLimit();
   app.addHook('onRequest', (request, reply, done) => {
-    if (config.get('APP_TRUST_LOOPBACK') && isLoopbackAddress(request.ip)) return done();
+    if (isRateLimitExempt(config, request.ip)) return done();
     count.call(app, request, reply).then(() => done(), done);
   });
+}
+
+/** The clients the limit never counts; whatever answers a request without the hook must ask this too. */
+export function isRateLimitExempt(config: ConfigStore, ip: string | undefined): boolean {
+  return config.get('APP_TRUST_LOOPBACK') && isLoopbackAddress(ip);
 }

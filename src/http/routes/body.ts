@@ -6,6 +6,7 @@ import { listDescriptors, resolveDescriptor } from '../../body/descriptor-catalo
 import { FALLBACK_SKIN } from '../../body/skin-files.ts';
 import { notFound } from '../../errors.ts';
 import type { Services } from '../../services.ts';
+import { BODY_STATE_PATH, bodyStateAnswer } from '../body-state-answer.ts';
 import { assertSegments, requestState, StateRequestSchema, StateResultSchema, withKnownState } from '../body-requests.ts';
 import {
   AnimationViewSchema,
@@ -20,7 +21,6 @@ import {
   ResolvedDescriptorSchema,
   VariantsSchema,
 } from '../body-responses.ts';
-import { holdsTag } from '../entity-tag.ts';
 
 const ActionSchema = z.union([z.object({ stop: z.string().min(1).max(256) }).strict(), StateRequestSchema]);
 const StateParams = z.object({ state: z.string().min(1).max(128) });
@@ -41,8 +41,9 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
   const skins = () => [body.library.skin, FALLBACK_SKIN];
 
   // What a desktop companion polls: the text serialised at the last change, and 304 for the tag it holds.
+  // A loopback poller is answered before routing (`src/http/body-state-shortcut.ts`); this route answers the rest.
   app.get(
-    '/api/body/state',
+    BODY_STATE_PATH,
     {
       schema: {
         summary: 'Full body state: model, animation, face values, audio (ETag; If-None-Match answers 304)',
@@ -50,10 +51,8 @@ export const bodyRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (
       },
     },
     (request, reply) => {
-      const state = body.getFullStateJson();
-      reply.header('etag', state.etag).header('cache-control', 'no-cache');
-      if (holdsTag(request.headers['if-none-match'], state.etag)) return reply.code(304).send();
-      return reply.header('content-type', 'application/json; charset=utf-8').send(state.json);
+      const answer = bodyStateAnswer(body, request.headers['if-none-match']);
+      return reply.code(answer.status).headers(answer.headers).send(answer.json);
     },
   );
   app.get('/api/body/state/animation', { schema: { summary: 'The current animation', response: { 200: AnimationViewSchema } } }, async () =>
