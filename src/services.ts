@@ -198,7 +198,7 @@ async function wireServices(options: ServiceOptions, cwd: string, database: Data
     listeners,
     gate: new SocketGate(trust, listeners.web, options.helloTimeoutMs ?? HELLO_TIMEOUT_MS, clock),
     activity: new ActivityLogRepository(database.db),
-    runtime: { version: packageVersion, startedAt: new Date(), ports: { http: null, https: null, compat: null } },
+    runtime: { version: packageVersion, startedAt: new Date(clock.now()), ports: { http: null, https: null, compat: null } },
     lifecycle: options.lifecycle,
     paths: {
       cwd,

@@ -55,7 +55,7 @@ export async function startAudio(options: AudioOptions): Promise<AudioServices> 
     live: new EngineRegistry<LiveEngine>({ kind: 'Live', config, logger, clock, activeKey: 'LIVE_CORTEX' }),
   };
   const outputDir = () => resolve(cwd, config.get('VOX_OUTPUT_DIR'));
-  const files = new SpeechFiles(outputDir);
+  const files = new SpeechFiles(outputDir, clock);
   const body = options.body ? speakingBody(options.body, logger) : undefined;
   const vox = new VoxPlugin({ engines: engines.vox, config, clock, files, outlets: new SpeechOutlets(), body, logger: logger.child({ subsystem: 'vox' }) });
   const auris = new AurisPlugin(engines.auris, clock, logger.child({ subsystem: 'auris' }));

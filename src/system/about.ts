@@ -36,7 +36,8 @@ const cache = new WeakMap<Services, { second: number; sessions: number; tokens: 
  * The status figures have a resolution of one second, so one answer serves every request of the same
  * second unless the sessions, ports or the database's reachability changed meanwhile.
  */
-export function describeAbout(services: Services, now = Date.now()): About {
+export function describeAbout(services: Services): About {
+  const now = services.clock.now();
   const second = Math.floor(now / 1000);
   const sessions = services.gate.openCount();
   const tokens = services.trust.tokens.activeCount();

@@ -3,6 +3,7 @@ import { createVadEngine } from '../../src/audio/live/vad-engine.ts';
 import type { LiveEngine, LiveEvent } from '../../src/audio/live/contract.ts';
 import { ConfigStore } from '../../src/config/store.ts';
 import { audioHarness, engineContext as context, pcmBytes, spokenPcm, tone } from '../helpers/audio.ts';
+import { gate } from '../helpers/openai-server.ts';
 
 const RATE = 16000;
 /** A tone the WebRTC detector keeps calling voice (it adapts to a low hum within frames). */
@@ -119,10 +120,12 @@ describe('the vad Live engine', () => {
   it('never lets partials pile up behind a slow recogniser', async () => {
     let running = 0;
     let most = 0;
+    // Slower than the whole utterance: no transcription ends before every chunk has been sent.
+    const recogniser = gate();
     const transcribe = async (pcm: Int16Array) => {
       running += 1;
       most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await recogniser.release;
       running -= 1;
       return `${pcm.length}`;
     };
@@ -130,7 +133,12 @@ describe('the vad Live engine', () => {
     await engine.openSession('s', { sampleRate: RATE });
     const audio = await spoken('A slow recogniser must not receive a queue of stale partial requests for this sentence.');
     const send = feeder(engine);
-    for (let offset = 0; offset < audio.length; offset += RATE / 50) await send(audio.subarray(offset, offset + RATE / 50));
+    for (let offset = 0; offset < audio.length; offset += RATE / 50) {
+      await send(audio.subarray(offset, offset + RATE / 50));
+      // Turns of the event loop, where a partial would be asked for if the engine queued them.
+      if (offset % (RATE / 2) === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    recogniser.open();
     await engine.closeSession('s');
     // One partial at a time; the utterance's final may run beside the last one, never behind it.
     expect(most).toBeLessThanOrEqual(2);

@@ -155,18 +155,30 @@ describe('VoxPlugin.speak', () => {
     });
   });
 
-  it('cleans up old speech files but never files it did not write', async () => {
-    harness = await audioHarness();
+  it('cleans up speech files older than an hour on its clock, at most every 30 s, but never files it did not write', async () => {
+    const clock = new ManualClock();
+    harness = await audioHarness({}, clock);
     const directory = join(harness.cwd, 'tmp_tts');
     await mkdir(directory, { recursive: true });
-    const old = join(directory, 'vox-1-0123456789abcdef.wav');
-    await writeFile(old, 'x');
-    await writeFile(join(directory, 'keep-me.wav'), 'x');
-    const longAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
-    await utimes(old, longAgo, longAgo);
-    await writeFile(join(directory, 'vox-2-0123456789abcdef.wav'), 'x');
+    const writtenAgo = async (name: string, minutes: number) => {
+      const at = new Date(clock.now() - minutes * 60_000);
+      await writeFile(join(directory, name), 'x');
+      await utimes(join(directory, name), at, at);
+    };
+    await writtenAgo('vox-1-0123456789abcdef.wav', 120);
+    await writtenAgo('keep-me.wav', 120);
+    await writtenAgo('vox-2-0123456789abcdef.wav', 59);
     expect(await harness.audio.files.sweep(true)).toBe(1);
     expect((await readdir(directory)).sort()).toEqual(['keep-me.wav', 'vox-2-0123456789abcdef.wav']);
+    // Two minutes on, the second file is past the hour; the next unforced sweep waits 30 s on the clock.
+    clock.advance(2 * 60_000 - 1);
+    expect(await harness.audio.files.sweep()).toBe(1);
+    clock.advance(29_999);
+    expect(await harness.audio.files.sweep()).toBe(0);
+    await writtenAgo('vox-3-0123456789abcdef.wav', 61);
+    clock.advance(1);
+    expect(await harness.audio.files.sweep()).toBe(1);
+    expect(await readdir(directory)).toEqual(['keep-me.wav']);
     expect(harness.audio.files.pathOf('../secret.wav')).toBeUndefined();
     expect(harness.audio.files.pathOf('keep-me.wav')).toBeUndefined();
   });

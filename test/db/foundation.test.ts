@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql } from 'kysely';
 import { createConnection } from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { backupDatabase } from '../../src/db/backup.ts';
 import { openDatabase, parseDatabaseUrl } from '../../src/db/dialect.ts';
 import { ActivityLogRepository } from '../../src/db/repositories/activity-log.ts';
@@ -55,12 +55,18 @@ describeEachDialect('foundation tables', (dialect) => {
 
   it('lists activity newest first, filtered by kind and time', async () => {
     const activity = new ActivityLogRepository(fresh.handle.db);
-    await activity.add('config', 'first', { key: 'A' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const cut = new Date().toISOString();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    await activity.add('system', 'second');
-    await activity.add('config', 'third', { key: 'C' });
+    // A row's time is the system clock's: set by hand, the cut falls a second after the first row and before the next.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.UTC(2025, 0, 1, 12) });
+    let cut: string;
+    try {
+      await activity.add('config', 'first', { key: 'A' });
+      cut = new Date(Date.now() + 1000).toISOString();
+      vi.setSystemTime(Date.now() + 2000);
+      await activity.add('system', 'second');
+      await activity.add('config', 'third', { key: 'C' });
+    } finally {
+      vi.useRealTimers();
+    }
     expect((await activity.list({ limit: 10 })).map((entry) => entry.message)).toEqual(['third', 'second', 'first']);
     expect((await activity.list({ limit: 10, kind: 'config' })).map((entry) => entry.data)).toEqual([{ key: 'C' }, { key: 'A' }]);
     expect((await activity.list({ limit: 10, since: cut })).map((entry) => entry.message)).toEqual(['third', 'second']);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedRoots } from '../helpers/component-roots.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { startFakeOpenAi, type FakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
 import { canMountTmpfs, mountSmallDisk, type SmallDisk } from '../helpers/small-disk.ts';
@@ -17,7 +18,7 @@ import { binaryFbx, copyFixtureSkins } from '../helpers/upload-files.ts';
  */
 const mountable = await canMountTmpfs(join(tmpdir(), `anima-mount-probe-${process.pid}`));
 type Frame = { type: string; role?: string; text?: string; reachable?: boolean };
-type Line = { msg: string; err?: unknown; detail?: string };
+type Line = { msg: string; err?: { code?: string }; detail?: string };
 const ofType = (type: string) => (message: unknown) => (message as Frame).type === type;
 
 describe.skipIf(!mountable)('the disk is full', () => {
@@ -27,7 +28,13 @@ describe.skipIf(!mountable)('the disk is full', () => {
   let disks: SmallDisk[] = [];
   const lines: Line[] = [];
   let model: FakeOpenAi;
-  const subject = useTestApp({ startInTest: true, listen: true, componentRoots: { interface: shippedRoots.interface, cortex: shippedRoots.cortex } });
+  const clock = new ManualClock();
+  const subject = useTestApp({
+    startInTest: true,
+    listen: true,
+    clock,
+    componentRoots: { interface: shippedRoots.interface, cortex: shippedRoots.cortex },
+  });
 
   beforeAll(async () => {
     model = await startFakeOpenAi();
@@ -66,7 +73,7 @@ describe.skipIf(!mountable)('the disk is full', () => {
   };
   const logged = (predicate: (line: Line) => boolean) => expect.poll(() => lines.some(predicate), { timeout: 20_000 }).toBe(true);
 
-  it('refuses uploads with 507, keeps the web chat answering in text, holds the history, and resumes once space returns', { timeout: 120_000 }, async () => {
+  it('refuses uploads with 507, answers the chat in text, holds the history on SQLITE_FULL, resumes once space returns', { timeout: 120_000 }, async () => {
     const destination = new PassThrough();
     destination.on('data', (chunk: Buffer) =>
       lines.push(
@@ -87,6 +94,8 @@ describe.skipIf(!mountable)('the disk is full', () => {
     window.socket.send(JSON.stringify({ type: 'hello', has_assets: [] }));
     await window.next(ofType('chat_history'), 20_000);
 
+    // An empty write-ahead log: the next write must grow a file, so SQLite meets the full disk itself.
+    subject.harness.services.database.sqlite?.pragma('wal_checkpoint(TRUNCATE)');
     for (const disk of disks) await disk.fill();
     const refused = await upload();
     expect(refused.status).toBe(507);
@@ -96,6 +105,10 @@ describe.skipIf(!mountable)('the disk is full', () => {
 
     const answer = await chat('while the disk is full');
     expect(answer.text).toBe('A spoken answer.');
+    // The history could not be written: SQLITE_FULL, said in the log and to the window, the rows held for a retry.
+    await logged((line) => line.msg === 'chat history database unreachable; the message is queued for retry' && line.err?.code === 'SQLITE_FULL');
+    await window.next((message) => ofType('database_status')(message) && (message as Frame).reachable === false);
+    await expect.poll(() => subject.harness.services.history.chat.databaseStatus).toMatchObject({ reachable: false, pending_writes: 2 });
     // Speech for the web chat: it fails for want of space, says why in the log, and falls back to text.
     const spoken = await subject.harness.services.audio.vox.speak({ text: 'Are you there?', interfacePath: 'webui/disk', textFallback: 'caller' });
     expect(spoken).toMatchObject({ status: 'error', fallback_text: true, detail: expect.stringContaining('ENOSPC') });
@@ -104,18 +117,12 @@ describe.skipIf(!mountable)('the disk is full', () => {
 
     for (const disk of disks) await disk.free();
     expect((await upload()).status).toBe(201);
-    // Saved at once when SQLite still had room in its pages, else held and written on a retry once space returned.
-    await expect
-      .poll(
-        async () =>
-          ((await subject.app.inject({ method: 'GET', url: '/api/history/chat?limit=100' })).json() as { messages: Array<{ text: string }> }).messages.map(
-            (message) => message.text,
-          ),
-        {
-          timeout: 60_000,
-        },
-      )
-      .toContain('while the disk is full');
+    // The retry queue's next attempt, on the clock: at most its longest backoff away. The held rows are written, in order.
+    clock.advance(30_000);
+    await window.next((message) => ofType('database_status')(message) && (message as Frame).reachable === true, 20_000);
+    expect(subject.harness.services.history.chat.databaseStatus).toMatchObject({ reachable: true, pending_writes: 0 });
+    const history = (await subject.app.inject({ method: 'GET', url: '/api/history/chat?limit=100' })).json() as { messages: Array<{ text: string }> };
+    expect(history.messages.map((message) => message.text).slice(-2)).toEqual(['while the disk is full', 'A spoken answer.']);
     await chat('with space again');
     expect(await subject.harness.services.audio.vox.speak({ text: 'Here again.', interfacePath: 'webui/disk', textFallback: 'caller' })).toMatchObject({
       status: 'success',

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { useTestApp } from '../helpers/services.ts';
 
 describe('GET /api/about', () => {
-  const subject = useTestApp();
+  const clock = new ManualClock();
+  const subject = useTestApp({ clock });
 
   it('reports version, uptime, sessions, ports and system information', async () => {
     subject.harness.services.runtime.ports = { http: 8123, https: null, compat: 11999 };
@@ -17,6 +19,13 @@ describe('GET /api/about', () => {
       database: { dialect: 'sqlite' },
       system: { node: process.version, pid: process.pid },
     });
-    expect(body.uptime_s).toBeGreaterThanOrEqual(0);
+    expect([body.started_at, body.uptime_s]).toEqual([new Date(clock.now()).toISOString(), 0]);
+  });
+
+  it('counts uptime on the server clock', async () => {
+    const uptime = async () => (await subject.app.inject({ method: 'GET', url: '/api/about' })).json().uptime_s;
+    const before = await uptime();
+    clock.advance(90_000);
+    expect(await uptime()).toBe(before + 90);
   });
 });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SessionTokens, isLoopbackAddress } from '../../src/trust.ts';
+import { ManualClock } from '../helpers/manual-clock.ts';
 import { useTestApp } from '../helpers/services.ts';
 
 const REMOTE = '203.0.113.7';
 
 describe('trust', () => {
-  const subject = useTestApp({ startInTest: true, compat: true });
+  const clock = new ManualClock();
+  const subject = useTestApp({ startInTest: true, compat: true, clock });
 
   async function start(environment: Record<string, string> = {}) {
     const web = await subject.start({ environment });
@@ -56,7 +58,7 @@ describe('trust', () => {
     const { token, session_id, expires_at } = grant.json();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(session_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(Date.parse(expires_at) - Date.now()).toBeGreaterThan(23.9 * 3600 * 1000);
+    expect(Date.parse(expires_at)).toBe(clock.now() + 24 * 3600 * 1000);
     const withToken = await web.inject({ method: 'GET', url: '/api/about', remoteAddress: REMOTE, headers: { authorization: `Bearer ${token}` } });
     expect(withToken.statusCode).toBe(200);
     expect(withToken.json().session_tokens).toBe(1);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnimaProcess, isBanner, spawnAnima } from '../helpers/anima-process.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../helpers/openai-server.ts';
+import { type FakeOpenAi, gate, startFakeOpenAi } from '../helpers/openai-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
@@ -70,9 +70,12 @@ describe('npm run chat: the terminal client of a running Anima, in tmux', () => 
     await launch();
     await expect.poll(terminal.screen, { timeout: 30_000 }).toContain('Connected to');
 
-    model.script({ kind: 'reply', text: 'Hello from Anima.', delayMs: 300 });
+    const answer = gate();
+    model.script({ kind: 'reply', text: 'Hello from Anima.', hold: { at: 0, release: answer.release } });
     terminal.type('hi there');
     terminal.press('Enter');
+    await expect.poll(terminal.screen, { timeout: 20_000 }).toContain('Anima is typing…');
+    answer.open();
     await expect.poll(terminal.screen, { timeout: 20_000 }).toContain('Anima: Hello from Anima.');
     const screen = terminal.screen();
     expect(screen).toContain('> hi there');

@@ -77,7 +77,8 @@ describe('npm start (src/main.ts)', () => {
           port: web.port,
           path: '/api/config',
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          // The server's "100 Continue" says it has read the headers: the request is in flight from then on.
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
         },
         (response) => {
           response.resume();
@@ -85,11 +86,12 @@ describe('npm start (src/main.ts)', () => {
         },
       );
       request.on('error', reject);
-      request.write(body.slice(0, 10));
-      setTimeout(() => {
+      request.on('continue', () => {
+        request.write(body.slice(0, 10));
         anima?.child.kill('SIGTERM');
-        setTimeout(() => request.end(body.slice(10)), 300);
-      }, 100);
+        // The rest of the body comes once the server has begun to shut down.
+        void anima?.waitFor((line) => line.msg === 'shutting down').then(() => request.end(body.slice(10)), reject);
+      });
     });
 
     expect(await answer).toBe(200);

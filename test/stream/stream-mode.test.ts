@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shippedRoots } from '../helpers/component-roots.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { type FakeOpenAi, type RecordedRequest, startFakeOpenAi } from '../helpers/openai-server.ts';
+import { type FakeOpenAi, gate, type RecordedRequest, startFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
 import { startTwitchServer, type TwitchServer } from '../helpers/twitch-server.ts';
 
@@ -139,7 +139,7 @@ describe('stream mode, with Twitch chat from a local EventSub server, on a manua
     expect(model.requests).toHaveLength(0);
     expect((await post('/api/stream/mute', { muted: false })).json()).toMatchObject({ muted: false, waiting: 1 });
     model.answerFor = undefined;
-    model.script({ kind: 'reply', text: 'A slow answer nobody hears.', delayMs: 5000 });
+    model.script({ kind: 'reply', text: 'A slow answer nobody hears.', hold: { at: 0, release: gate().release } });
     // Unmuted, the next pick comes one interval later.
     clock.advance(2000);
     await vi.waitFor(() => expect(model.requests).toHaveLength(1));
@@ -147,6 +147,8 @@ describe('stream mode, with Twitch chat from a local EventSub server, on a manua
     expect((await post('/api/stream/skip')).json()).toMatchObject({ skipped_now: true, skipped: 1 });
     await vi.waitFor(async () => expect((await stream()).answering).toBeNull());
     expect((await post('/api/stream/skip')).json()).toMatchObject({ skipped_now: false });
+    // The skipped answer's request was dropped, so nothing of it can reach the chat later.
+    await model.waitForAborted(1);
     expect(twitch.sent).toHaveLength(0);
     const untrusted = await test.app.inject({ method: 'POST', url: '/api/stream/skip', remoteAddress: '203.0.113.7' });
     expect(untrusted.statusCode).toBe(401);

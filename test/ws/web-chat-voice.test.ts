@@ -4,7 +4,7 @@ import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
 import { describeEachDialect } from '../helpers/dialects.ts';
 import { ManualClock } from '../helpers/manual-clock.ts';
-import { useFakeOpenAi } from '../helpers/openai-server.ts';
+import { gate, useFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket, useSockets } from '../helpers/sockets.ts';
 
@@ -17,13 +17,6 @@ const lastPlay = (message: unknown) => ofType('tts_play')(message) && (message a
 const SPEECH_MS = 20_000;
 
 const REPLY = 'Hello there. How are you today? I am fine, thanks!';
-
-/** A gate the model server waits at: the test decides when the rest of the reply comes. */
-function gate() {
-  let open: () => void = () => undefined;
-  const release = new Promise<void>((resolve) => (open = resolve));
-  return { release, open };
-}
 
 describeEachDialect('spoken web chat over WS /ws', (dialect) => {
   const fake = useFakeOpenAi();

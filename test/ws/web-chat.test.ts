@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENGINE_ERROR_NOTICE } from '../../src/chain/message-chain.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { shippedRoots } from '../helpers/component-roots.ts';
-import { useFakeOpenAi } from '../helpers/openai-server.ts';
+import { gate, useFakeOpenAi } from '../helpers/openai-server.ts';
 import { useTestApp } from '../helpers/services.ts';
 import { openSocket, type OpenedSocket, useSockets } from '../helpers/sockets.ts';
 
@@ -115,11 +115,13 @@ describe('web chat over WS /ws', () => {
   it('a window that opens while an answer is prepared sees typing, then the reply', async () => {
     await start();
     const a = await window();
-    fake.script({ kind: 'reply', text: 'Slow answer', chunkSize: 2, delayMs: 60 });
+    const answer = gate();
+    fake.script({ kind: 'reply', text: 'Slow answer', chunkSize: 2, hold: { at: 0, release: answer.release } });
     send(a, { type: 'chat', text: 'Take your time', id: 'slow' });
     await a.next((message) => ofType('typing')(message) && (message as Message).active === true);
     const late = await window();
     expect(await late.next(ofType('typing'))).toEqual({ type: 'typing', active: true });
+    answer.open();
     await late.next(chatMessage('assistant', 'Slow answer'));
   });
 
@@ -242,6 +244,9 @@ describe('web chat over WS /ws', () => {
       fake.script({ kind: 'reply', text: 'Only for A' });
       send(a, { type: 'chat', text: 'Private', id: 'p' });
       await a.next(chatMessage('assistant', 'Only for A'));
+      // B's pong comes after anything the answer could have sent B.
+      send(b, { type: 'ping' });
+      await b.next(ofType('pong'));
       expect(b.messages.some((message) => ['chat_message', 'typing'].includes((message as Message).type))).toBe(false);
 
       // Speech for A's conversation reaches A only.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { Clock } from '../../body/clock.ts';
 
 /** Only files Vox wrote match this, so pointing VOX_OUTPUT_DIR at a shared folder never deletes others. */
 const FILE_NAME = /^vox-\d+-[0-9a-f]{16}\.wav$/;
@@ -24,13 +25,15 @@ export class SpeechFiles {
 
   constructor(
     private readonly directory: () => string,
+    /** The process's clock: a file's age and the sweep interval are measured on it. */
+    private readonly clock: Pick<Clock, 'now'>,
     private readonly retention: RetentionPolicy = DEFAULT_RETENTION,
   ) {}
 
   async write(wav: Uint8Array): Promise<{ filename: string; path: string; url: string }> {
     const directory = this.directory();
     await mkdir(directory, { recursive: true });
-    const filename = `vox-${Date.now()}-${randomBytes(8).toString('hex')}.wav`;
+    const filename = `vox-${this.clock.now()}-${randomBytes(8).toString('hex')}.wav`;
     const path = join(directory, filename);
     try {
       await writeFile(path, wav);
@@ -48,7 +51,8 @@ export class SpeechFiles {
   }
 
   /** Deletes expired files; a no-op when the last sweep was recent unless forced. */
-  async sweep(force = false, now = Date.now()): Promise<number> {
+  async sweep(force = false): Promise<number> {
+    const now = this.clock.now();
     if (!force && now - this.lastSweep < this.retention.sweepIntervalMs) return 0;
     this.lastSweep = now;
     const directory = this.directory();

@@ -2,9 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Clock } from '../../../src/body/clock.ts';
 import { shippedRoots } from '../../helpers/component-roots.ts';
 import { type DiscordChannel, type DiscordLikeServer, type DiscordUser, type RestRequest, startDiscordLikeServer } from '../../helpers/discord-like-server.ts';
-import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { type FakeOpenAi, gate, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
 
 const actions = (...list: Array<{ type: string; payload: Record<string, unknown> }>) => JSON.stringify({ actions: list });
@@ -31,10 +33,11 @@ describe('the Fluxer interface, against a local Discord-like server', () => {
 
   /** The token last, so the interface loads once the server is named. */
   const fluxer = () => ({ FLUXER_API_BASE_URL: server.apiBaseUrl, FLUXER_API_VERSION: '1', FLUXER_BOT_TOKEN: server.token });
-  const launch = async (environment: Record<string, string> = fluxer()) => {
+  const launch = async (environment: Record<string, string> = fluxer(), clock?: Clock) => {
     const destination = new PassThrough();
     destination.on('data', (chunk: Buffer) => log.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     await test.start({
+      ...(clock ? { clock } : {}),
       environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: model.baseUrl, ACTIVE_VOX_ENGINE: 'disabled', ...environment },
       logLevel: 'info',
       logDestination: destination,
@@ -56,12 +59,20 @@ describe('the Fluxer interface, against a local Discord-like server', () => {
     );
   const posts = (channel: DiscordChannel, content: string) =>
     server.requests.filter((request: RestRequest) => request.path === `/channels/${channel.id}/messages` && request.json?.content === content);
+  const refusedWith429 = () => server.requests.filter((request) => request.status === 429).length;
   const history = async (path: string) => (await test.harness.services.history.chat.load(path)).map((item) => [item.sender_id, item.text]);
 
   it('answers a mention in a guild channel with a reply, under fluxer/<guild_id>/<channel_id>, and shows it is typing when an answer takes long', async () => {
-    await launch();
-    model.script({ kind: 'reply', text: 'Hello Sam!', delayMs: 1500 });
+    const clock = new ManualClock();
+    await launch(fluxer(), clock);
+    const answer = gate();
+    model.script({ kind: 'reply', text: 'Hello Sam!', hold: { at: 0, release: answer.release } });
     const asked = server.say(general, sam, `<@${server.bot.id}> hi there`);
+    await vi.waitFor(() => expect(model.requests).toHaveLength(1));
+    // The model has not answered within a second on the clock: the channel shows "typing…", then the answer comes.
+    clock.advance(1000);
+    await server.waitFor((request) => request.path === `/channels/${general.id}/typing`);
+    answer.open();
     const reply = await posted(general, 'Hello Sam!');
     expect(reply.json).toMatchObject({ message_reference: { message_id: asked.id } });
     expect(reply.authorization).toBe(`Bot ${server.token}`);
@@ -95,14 +106,18 @@ describe('the Fluxer interface, against a local Discord-like server', () => {
     );
   });
 
-  it('splits a long answer at 2000 characters between sentences, and waits out a 429 for its retry_after', async () => {
-    await launch();
+  it('splits a long answer at 2000 characters between sentences, and waits out a 429 for its retry_after on the clock', async () => {
+    const clock = new ManualClock();
+    await launch(fluxer(), clock);
     const dm = server.dm(sam);
     const sentence = 'This sentence is one of many in a long answer. ';
     const long = sentence.repeat(90).trim();
     server.fail('POST', new RegExp(`^/channels/${dm.id}/messages$`), { retryAfter: 0.2 });
     model.script({ kind: 'reply', text: long, chunkSize: 500 });
     server.say(dm, sam, 'tell me everything');
+    // Refused once: the retry waits the 200 ms it was told, on the clock, and sends nothing meanwhile.
+    await vi.waitFor(() => expect([refusedWith429(), clock.nextDue()]).toEqual([1, clock.now() + 200]));
+    clock.advance(200);
     await vi.waitFor(() =>
       expect(
         server
@@ -118,7 +133,7 @@ describe('the Fluxer interface, against a local Discord-like server', () => {
       expect(part.content.length).toBeLessThanOrEqual(2000);
       expect(part.content.endsWith('answer.')).toBe(true);
     }
-    expect(server.requests.filter((request) => request.status === 429)).toHaveLength(1);
+    expect(refusedWith429()).toBe(1);
     expect(log.some((line) => line.includes('Fluxer rate limit'))).toBe(true);
   });
 

@@ -201,12 +201,16 @@ describe('the Telegram interface, against a local Bot API server', () => {
     expect(parts.join(' ')).toBe(long);
   });
 
-  it('waits out a 429 with its retry_after and sends again; a chat that blocked the bot is logged and the bot goes on', async () => {
-    await launch();
+  it('waits out a 429 with its retry_after on the clock and sends again; a chat that blocked the bot is logged and the bot goes on', async () => {
+    const clock = new ManualClock();
+    await launch(telegram(), clock);
     const chat = api.privateChat(sam);
     api.fail('sendMessage', { error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
     model.script({ kind: 'reply', text: 'Eventually.' }, { kind: 'reply', text: 'Lost.' }, { kind: 'reply', text: 'Back again.' });
     api.say({ chat, from: sam, text: 'hello?' });
+    // Refused once: the retry waits the second it was told, on the clock.
+    await vi.waitFor(() => expect([log.some((line) => line.includes('Telegram flood control')), clock.nextDue()]).toEqual([true, clock.now() + 1000]));
+    clock.advance(1000);
     await reply('Eventually.');
     expect(api.calls.filter((call) => call.method === 'sendMessage').map((call) => [textOf(call), call.result !== undefined])).toEqual([
       ['Eventually.', false],

@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Clock, systemClock } from '../../../src/body/clock.ts';
 import { shippedRoots } from '../../helpers/component-roots.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 import { type FakeOpenAi, startFakeOpenAi, lastPrompt } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
 import { startTwitchServer, type TwitchServer } from '../../helpers/twitch-server.ts';
@@ -7,10 +9,13 @@ import { startTwitchServer, type TwitchServer } from '../../helpers/twitch-serve
 describe('the Twitch interface, against a local EventSub WebSocket and Helix server', () => {
   let twitch: TwitchServer;
   let model: FakeOpenAi;
+  /** The clock the app and the Helix server share; a test that drives time sets a ManualClock before it starts. */
+  let clock: Clock;
   beforeEach(async () => {
+    clock = systemClock;
     // Keepalives are not the subject here (eventsub.test.ts drives them): on a loaded machine a 10 s timeout
     // on the real clock would replace the session mid-test, and its new subscriptions would hear events twice.
-    twitch = await startTwitchServer({ keepaliveSeconds: 600 });
+    twitch = await startTwitchServer({ keepaliveSeconds: 600, now: () => clock.now() });
     model = await startFakeOpenAi();
   });
   afterEach(async () => {
@@ -21,6 +26,7 @@ describe('the Twitch interface, against a local EventSub WebSocket and Helix ser
 
   const start = (environment: Record<string, string> = {}) =>
     test.start({
+      clock,
       environment: {
         CORTEX_ENGINE: 'openai',
         OPENAI_BASE_URL: model.baseUrl,
@@ -150,16 +156,22 @@ describe('the Twitch interface, against a local EventSub WebSocket and Helix ser
     expect(twitch.connections).toBe(1);
   });
 
-  it('waits out a 429 until Ratelimit-Reset, and splits an answer over 500 characters', async () => {
+  it('waits out a 429 until Ratelimit-Reset on its clock, and splits an answer over 500 characters', async () => {
+    const manual = new ManualClock();
+    clock = manual;
     await launch();
     const long = 'This is one sentence of a long answer. '.repeat(20).trim();
+    const chatPosts = () => twitch.requests.filter((request) => request.path === '/chat/messages').map((request) => request.status);
     twitch.rateLimitNext(/^\/chat\/messages$/);
     model.script({ kind: 'reply', text: long });
     twitch.chat(twitch.user('Sam'), '@animabot tell me a lot', { mention: twitch.bot });
+    // The bucket refills a second from now: the retry waits on the clock for exactly that, having sent nothing more.
+    await vi.waitFor(() => expect([chatPosts(), manual.nextDue()]).toEqual([[429], manual.now() + 1000]), { timeout: 10_000 });
+    manual.advance(1000);
     await vi.waitFor(() => expect(twitch.sent.map((entry) => entry.message).join(' ')).toBe(long), { timeout: 10_000 });
     expect(twitch.sent.length).toBe(2);
     expect(twitch.sent.every((entry) => entry.message.length <= 500)).toBe(true);
-    expect(twitch.requests.filter((request) => request.status === 429)).toHaveLength(1);
+    expect(chatPosts()).toEqual([429, 200, 200]);
   });
 
   it('obeys session_reconnect: connects to the new URL before closing the old socket, and keeps its subscriptions', async () => {

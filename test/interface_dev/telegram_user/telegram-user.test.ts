@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Clock } from '../../../src/body/clock.ts';
 import { enableDevComponents } from '../../../src/components/dev-flag.ts';
 import { shippedRoots } from '../../helpers/component-roots.ts';
-import { type FakeOpenAi, startFakeOpenAi } from '../../helpers/openai-server.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
+import { type FakeOpenAi, gate, startFakeOpenAi } from '../../helpers/openai-server.ts';
 import { useTestApp } from '../../helpers/services.ts';
 import { madeClients } from '../../helpers/telegram-user-client.ts';
 
@@ -43,8 +45,9 @@ describe('the Telegram user-account development interface, through its client se
     await model.close();
   });
   const test = useTestApp({ startInTest: true });
-  const launch = (environment: Record<string, string>, interfaceDev = seamRoot) =>
+  const launch = (environment: Record<string, string>, interfaceDev = seamRoot, clock?: Clock) =>
     test.start({
+      ...(clock ? { clock } : {}),
       environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: model.baseUrl, ACTIVE_VOX_ENGINE: 'disabled', ...environment },
       componentRoots: { cortex: shippedRoots.cortex, interfaceDev },
     });
@@ -66,17 +69,23 @@ describe('the Telegram user-account development interface, through its client se
   });
 
   it('connects with the session, answers a private message in that chat, typing meanwhile, and disconnects when stopped', async () => {
-    await launch(settings);
+    const clock = new ManualClock();
+    await launch(settings, seamRoot, clock);
     await expect.poll(entry).toMatchObject({ status: 'loaded', dev: true, connection: { state: 'connected', detail: 'Anima Account' } });
     const client = madeClients.at(-1);
     if (!client) throw new Error('no client was made');
     expect(client.settings).toEqual({ apiId: 12345, apiHash: settings.TELEGRAM_API_HASH, session: settings.TELEGRAM_SESSION });
 
-    model.script({ kind: 'reply', text: 'Hi Sam, nice to hear from you.', delayMs: 1500 });
+    const answer = gate();
+    model.script({ kind: 'reply', text: 'Hi Sam, nice to hear from you.', hold: { at: 0, release: answer.release } });
     client.receive({ peerId: '777000111', senderName: 'Sam', text: 'hello there' });
+    await expect.poll(() => model.requests.length).toBe(1);
+    // No answer within a second on the clock: the chat shows "typing…" until it comes.
+    clock.advance(1000);
+    await expect.poll(() => client.typing).toEqual(['777000111']);
+    answer.open();
     await client.waitForSent(1);
     expect(client.sent).toEqual([{ peerId: '777000111', text: 'Hi Sam, nice to hear from you.' }]);
-    expect(client.typing[0]).toBe('777000111');
     expect(String(model.requests[0]?.body.messages?.at(-1)?.content)).toBe('Sam: hello there');
     const history = async () => (await test.harness.services.history.chat.load('telegram_user/777000111')).map((item) => item.text);
     await expect.poll(history).toEqual(['hello there', 'Hi Sam, nice to hear from you.']);
