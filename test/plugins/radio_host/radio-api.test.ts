@@ -91,7 +91,9 @@ describe('the radio host against a harbor that refuses the streamer login', { ti
       },
     });
     const data = async () => (await get('/api/radio/data')).json<RadioData>();
-    await vi.waitFor(async () => expect((await data()).status.last_error).toMatch(/refused the streamer login "dj"/), { timeout: 30_000, interval: 200 });
+    // The station has played since the harbor started (seconds), so the first break may come only after the
+    // 30 s song: the wait allows for it.
+    await vi.waitFor(async () => expect((await data()).status.last_error).toMatch(/refused the streamer login "dj"/), { timeout: 60_000, interval: 200 });
     const { activity } = await data();
     const error = activity.find((entry) => entry.kind === 'error');
     expect(error?.message).toMatch(/STATION_STREAMER_PASSWORD/);
