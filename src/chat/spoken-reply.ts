@@ -15,6 +15,7 @@ interface SentPiece {
   seq: number;
   text: string;
   durationS: number;
+  last: boolean;
 }
 
 /**
@@ -38,6 +39,8 @@ export class SpokenReply {
       voice: ReplyVoice;
       /** Sends a piece to the windows that speak; called in seq order. */
       send(frame: TtsPlayMessage): void;
+      /** The utterance ends with piece `seq`, which went out without `last` (what followed could not be spoken). */
+      end(seq: number): void;
       /** Whether text not yet cut into a sentence will be said (the reply goes on). */
       hasMore(): boolean;
       /** An anticipated reply's verdict: pieces are synthesised ahead, but sent (and timed) only once it is true. */
@@ -74,6 +77,7 @@ export class SpokenReply {
   end(): void {
     this.ended = true;
     this.nudge();
+    if (!this.working) this.closeUtterance();
   }
 
   /** Resolves when every piece is sent (or dropped). */
@@ -129,10 +133,19 @@ export class SpokenReply {
       if (this.stopped) return;
       const seq = this.sent.length;
       const last = this.ended && this.waiting.length === 0;
-      this.sent.push({ seq, text, durationS: piece.durationS });
+      this.sent.push({ seq, text, durationS: piece.durationS, last });
       this.schedule.add(seq, piece);
       this.deps.send(ttsPlayMessage({ ...piece, text }, { utteranceId: this.utteranceId, seq, last }));
     }
+    if (this.ended && this.waiting.length === 0) this.closeUtterance();
+  }
+
+  /** The reply is over, but its last piece went out without `last` (the sentences after it failed): say it ended. */
+  private closeUtterance(): void {
+    const final = this.sent.at(-1);
+    if (this.stopped || !final || final.last) return;
+    final.last = true;
+    this.deps.end(final.seq);
   }
 
   /** Waits until it is known whether another piece follows the one in hand. */

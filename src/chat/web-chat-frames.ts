@@ -36,6 +36,11 @@ export type WebChatFrame =
   | { type: 'chat_delta'; id: string; text: string }
   /** Stop playing that utterance at once and drop its queued pieces (a barge-in). */
   | { type: 'tts_stop'; utterance_id: string }
+  /**
+   * The utterance ends with piece `seq`, sent without `last` because more was to follow, when what
+   * followed could not be synthesised: the window plays what it has and knows the utterance is over.
+   */
+  | { type: 'tts_end'; utterance_id: string; seq: number }
   /** Sent when a turn ends. */
   | { type: 'turn_stages'; interface_path: string; stages: TurnStages }
   | TtsPlayMessage;

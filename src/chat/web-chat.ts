@@ -324,6 +324,9 @@ export class WebChat {
       send: (frame) => {
         if (this.sendSpeech(path, frame)) firstAudio();
       },
+      end: (seq) => {
+        for (const peer of this.listeners(path)) peer.send({ type: 'tts_end', utterance_id: spoken.utteranceId, seq });
+      },
     });
     turn.held.run(() => this.speaking.set(path, { spoken, saved: turn.saved }));
     return spoken;

@@ -127,6 +127,9 @@ export class Avatar {
       case 'tts_stop':
         this.speechQueue.stop(message.utterance_id);
         return true;
+      case 'tts_end':
+        this.speechQueue.end(message.utterance_id, message.seq);
+        return true;
       case 'vrm_audio':
         if (!message.audio) this.bodyClipCleared();
         // The body's clip is for a window that joins mid-speech; the queue's own pieces are not played twice.

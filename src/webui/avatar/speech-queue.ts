@@ -19,8 +19,10 @@ interface Utterance {
   next: number;
   playing: boolean;
   preloaded: { seq: number; element: HTMLAudioElement } | undefined;
-  /** Once it is over (played out or stopped): how far it got, told again to a late `tts_stop`. */
+  /** How far it got: the end of the last piece played out, or where it was stopped; told again to a late `tts_stop`. */
   heard: { seq: number; offset_s: number } | undefined;
+  /** The piece it ends with, when `tts_end` said so (the pieces after it could not be spoken). */
+  endsWith: number | undefined;
   done: boolean;
 }
 
@@ -62,7 +64,7 @@ export class SpeechQueue {
     let utterance = this.utterance;
     if (utterance?.id !== id) {
       if (utterance && !utterance.done) this.halt(utterance);
-      utterance = { id, waiting: new Map(), next: 0, playing: false, preloaded: undefined, heard: undefined, done: false };
+      utterance = { id, waiting: new Map(), next: 0, playing: false, preloaded: undefined, heard: undefined, endsWith: undefined, done: false };
       this.utterance = utterance;
     }
     if (utterance.done || seq < utterance.next || utterance.waiting.has(seq)) return;
@@ -81,6 +83,14 @@ export class SpeechQueue {
     const heard = utterance?.id === utteranceId && utterance.heard ? utterance.heard : { seq: 0, offset_s: 0 };
     if (utterance?.id !== utteranceId) remember(this.stopped, utteranceId);
     this.send({ type: 'tts_heard', utterance_id: utteranceId, ...heard });
+  }
+
+  /** `tts_end`: the utterance ends with piece `seq`; over at once if that piece has already played out. */
+  end(utteranceId: string, seq: number): void {
+    const utterance = this.utterance;
+    if (utterance?.id !== utteranceId || utterance.done) return;
+    utterance.endsWith = seq;
+    if (!utterance.playing && utterance.next > seq) utterance.done = true;
   }
 
   /** Whether a body `vrm_audio` clip may play alone: the switch is on, no utterance runs, and it is no piece already had. */
@@ -113,12 +123,12 @@ export class SpeechQueue {
     if (utterance !== this.utterance || utterance.done) return;
     utterance.playing = false;
     utterance.next += 1;
-    if (!piece.last) {
+    utterance.heard = { seq: utterance.next - 1, offset_s: piece.audio_duration_s };
+    if (!piece.last && utterance.endsWith !== utterance.next - 1) {
       this.advance(utterance);
       return;
     }
     utterance.done = true;
-    utterance.heard = { seq: utterance.next - 1, offset_s: piece.audio_duration_s };
   }
 
   /** Stops the utterance where it is and tells the server: the piece playing (or awaited next) and the time into it. */
