@@ -2,9 +2,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Scripted } from '../../test/helpers/openai-server.ts';
 
-/** Runs a bench/lib script in a process of its own (TypeScript through tsx), with an IPC channel. */
+/** The loader `npm start` runs Anima with, so what is measured is what runs. */
+const LOADER = new URL('../../src/loader/register.mjs', import.meta.url).href;
+
+/** Runs a bench/lib script in a process of its own (TypeScript through the project's loader), with an IPC channel. */
 export function startProcess(file: URL, args: string[] = []): ChildProcess {
-  return fork(fileURLToPath(file), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(fileURLToPath(file), args, { execArgv: ['--import', LOADER], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 /** The child's next message; its exit before that fails the run. */

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-/** The project's TypeScript loader, by absolute URL: the process runs in a temporary folder. */
-const TSX_LOADER = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+/** The TypeScript loader of `npm start`, by absolute URL: the process runs in a temporary folder. */
+const LOADER = new URL('../../src/loader/register.mjs', import.meta.url).href;
 
 export interface LogLine {
   level: number;
@@ -30,7 +30,7 @@ export interface AnimaProcess {
  */
 export function spawnAnima(cwd: string, environment: Record<string, string | undefined>): AnimaProcess {
   const defaults = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', APP_WEBUI_HTTP_PORT: '0', COMPAT_API_SERVER_PORT: '0', LOG_FORMAT: 'json' };
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, MAIN], {
+  const child = spawn(process.execPath, ['--import', LOADER, MAIN], {
     cwd,
     env: Object.fromEntries(Object.entries({ ...defaults, ...environment }).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
