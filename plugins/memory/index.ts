@@ -137,27 +137,29 @@ export default definePlugin({
       );
     };
 
+    const recallFor = async (turn: PromptTurn) => {
+      const started = performance.now();
+      const [person, meaning] = await Promise.all([personOf(turn), meaningOf(turn.text)]);
+      if (asksToBeForgotten(turn.text)) return forget(turn, person);
+      const recalled = await recall(memory, { personId: person.id, conversationPath: turn.interfacePath }, turn.text, {
+        budget: config.get('MEMORY_PROMPT_BUDGET'),
+        fadeDays: config.get('MEMORY_FADE_DAYS'),
+        now: new Date(clock.now()),
+        senderName: turn.senderName,
+        ...(meaning ? { meaning } : {}),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      metrics.observeStage('memory_recall', seconds);
+      logger.debug({ ms: Math.round(seconds * 1000), person_id: person.id, recalled: recalled.used.length }, 'memories recalled');
+      if (recalled.used.length > 0) {
+        memory.markRecalled(recalled.used.map((item) => item.id)).catch((error: unknown) => logger.warn({ err: error }, 'could not note the recall'));
+      }
+      return recalled.text === '' ? undefined : recalled.text;
+    };
+
     return {
-      async promptContext(turn) {
-        if (!config.get('MEMORY_ENABLED')) return undefined;
-        const started = performance.now();
-        const [person, meaning] = await Promise.all([personOf(turn), meaningOf(turn.text)]);
-        if (asksToBeForgotten(turn.text)) return forget(turn, person);
-        const recalled = await recall(memory, { personId: person.id, conversationPath: turn.interfacePath }, turn.text, {
-          budget: config.get('MEMORY_PROMPT_BUDGET'),
-          fadeDays: config.get('MEMORY_FADE_DAYS'),
-          now: new Date(clock.now()),
-          senderName: turn.senderName,
-          ...(meaning ? { meaning } : {}),
-        });
-        const seconds = (performance.now() - started) / 1000;
-        metrics.observeStage('memory_recall', seconds);
-        logger.debug({ ms: Math.round(seconds * 1000), person_id: person.id, recalled: recalled.used.length }, 'memories recalled');
-        if (recalled.used.length > 0) {
-          memory.markRecalled(recalled.used.map((item) => item.id)).catch((error: unknown) => logger.warn({ err: error }, 'could not note the recall'));
-        }
-        return recalled.text === '' ? undefined : recalled.text;
-      },
+      // Switched off, it answers at once: a pending context costs the message a deadline timer.
+      promptContext: (turn) => (config.get('MEMORY_ENABLED') ? recallFor(turn) : undefined),
       afterReply(turn) {
         if (!config.get('MEMORY_ENABLED') || asksToBeForgotten(turn.text)) return;
         return inTurn(() => afterExchange(turn));

@@ -57,7 +57,7 @@ export class BodyServer {
     const { logger } = options;
     this.clock = options.clock ?? systemClock;
     this.transports = new TransportSet(logger);
-    this.personas = new PersonaReader(options.skinsDir, logger);
+    this.personas = new PersonaReader(options.skinsDir, logger, this.clock);
     this.library = new AnimationLibrary(options.skinsDir, options.activeSkin, logger);
     this.assets = new AssetManifest(
       options.skinsDir,

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { PersonaEmotions } from '../components/contract.ts';
+import type { Clock } from './clock.ts';
 import { FALLBACK_SKIN, type WarnLogger } from './skin-files.ts';
 
 const WeightsSchema = z.record(z.string(), z.number().min(0).max(1));
@@ -33,19 +34,34 @@ function modifiedAt(path: string): number | undefined {
   }
 }
 
+/** How long a read trusts its last look at the files: every prompt asks, and an edit shows within a second. */
+export const PERSONA_RECHECK_MS = 1000;
+
 /**
  * Reads the active skin's persona (the fallback skin's when it has none), again only when the file
- * changed. A broken file is logged and read as a persona without emotions: it must not stop the body.
+ * changed, and looks at the files at most once a second of `clock` for the same skin (two stats on every
+ * message's way to the engine were a measurable part of it). A broken file is logged and read as a
+ * persona without emotions: it must not stop the body.
  */
 export class PersonaReader {
   private cached: { path: string; mtimeMs: number; persona: PersonaEmotions } | undefined;
+  private looked: { skin: string; at: number; persona: PersonaEmotions } | undefined;
 
   constructor(
     private readonly skinsDir: string,
     private readonly logger: WarnLogger,
+    private readonly clock: Pick<Clock, 'now'>,
   ) {}
 
   async read(activeSkin: string): Promise<PersonaEmotions> {
+    const now = this.clock.now();
+    if (this.looked?.skin === activeSkin && now - this.looked.at < PERSONA_RECHECK_MS) return this.looked.persona;
+    const persona = await this.look(activeSkin);
+    this.looked = { skin: activeSkin, at: now, persona };
+    return persona;
+  }
+
+  private async look(activeSkin: string): Promise<PersonaEmotions> {
     for (const skin of [...new Set([activeSkin, FALLBACK_SKIN])]) {
       const path = join(this.skinsDir, skin, 'persona.json');
       const mtimeMs = modifiedAt(path);
