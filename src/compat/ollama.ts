@@ -58,7 +58,21 @@ export function finalStats(result: AskResult) {
   };
 }
 
-const createdAt = () => new Date().toISOString();
+/**
+ * The time of a chunk as Ollama writes it (ISO 8601, milliseconds, UTC). Every chunk of every stream
+ * carries one, so the date part is formatted once a second and each chunk adds its milliseconds.
+ */
+let formattedSecond = -1;
+let secondPrefix = '';
+function createdAt(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== formattedSecond) {
+    formattedSecond = second;
+    secondPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+  }
+  return `${secondPrefix}${String(now - second * 1000).padStart(3, '0')}Z`;
+}
 
 export const chatChunk = (model: string, content: string) => ({ model, created_at: createdAt(), message: { role: 'assistant', content }, done: false });
 
