@@ -49,8 +49,8 @@ const cpuMs = () => {
  * burst of 20 and the last of a burst waits for the 19 before it. `*_cpu_per_request` is this process's
  * CPU time over a load, per request: what Anima takes from the two other processes.
  *
- * The burst through Anima runs between the two `process.hrtime` instants it prints, so a profile of
- * this process (`node --cpu-prof`) can be cut to it: `bench/lib/folded-stacks.ts --from --to`.
+ * Each load through Anima runs between the two `process.hrtime` instants it prints, so a profile of
+ * this process (`node --cpu-prof`) can be cut to either: `bench/lib/folded-stacks.ts --from --to`.
  */
 const compat: Benchmark = async (report) => {
   const client = startProcess(new URL('./lib/stream-load-process.ts', import.meta.url));
@@ -83,7 +83,9 @@ const compat: Benchmark = async (report) => {
     await load(client, order('ollama', compatUrl, WARMUP, 'warm'));
     report.progress(`${REQUESTS} requests, ${CONCURRENCY} concurrent, each way, then the same in bursts`);
     const direct = await load(client, order('openai', directUrl, REQUESTS, 'run'));
+    const spreadFrom = process.hrtime.bigint() / 1000n;
     const spread = await throughAnima('run');
+    report.progress(`the spread load through Anima ran from ${spreadFrom} to ${process.hrtime.bigint() / 1000n} µs (process.hrtime)`);
     const directBurst = await load(client, order('openai', directUrl, REQUESTS, 'burst', 0));
     const burstFrom = process.hrtime.bigint() / 1000n;
     const burst = await throughAnima('burst', 0);
