@@ -61,6 +61,8 @@ function isDefinition(value: unknown): value is ComponentDefinition {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((item, index) => item === b[index]);
+
 /**
  * The component registry: loads what discovery found (a component that throws is FAILED and skipped,
  * never fatal), gates each on its configuration, loads gated ones when their variables are set, and
@@ -72,6 +74,8 @@ export class ComponentRegistry {
   private readonly started: ComponentEntry[] = [];
   private readonly logger: Logger;
   private readonly onConfigChange = (change: ConfigChange) => void this.retryGated(change.key);
+  /** The last answer of actions() and what it was made of: every message asks twice, the components rarely change. */
+  private ownedActions: { owners: ComponentEntry[]; sources: unknown[]; owned: ReadonlyMap<string, OwnedAction> } | undefined;
 
   constructor(private readonly options: RegistryOptions) {
     this.logger = options.logger.child({ component: 'components' });
@@ -110,14 +114,18 @@ export class ComponentRegistry {
   }
 
   /** Every action of the loaded interfaces and plugins; the first owner of a type wins. */
-  actions(): Map<string, OwnedAction> {
+  actions(): ReadonlyMap<string, OwnedAction> {
+    const owners = this.active().filter((entry) => entry.kind !== 'cortex');
+    const sources = owners.map((entry) => entry.instance?.actions);
+    const last = this.ownedActions;
+    if (last && sameItems(last.owners, owners) && sameItems(last.sources, sources)) return last.owned;
     const owned = new Map<string, OwnedAction>();
-    for (const entry of this.active()) {
-      if (entry.kind === 'cortex') continue;
+    for (const entry of owners) {
       for (const [type, spec] of Object.entries(entry.instance?.actions ?? {})) {
         if (!owned.has(type)) owned.set(type, { type, spec, entry });
       }
     }
+    this.ownedActions = { owners, sources, owned };
     return owned;
   }
 

@@ -73,6 +73,7 @@ describe('component registry', () => {
   it('hot-loads a gated interface once its variables are set through the configuration', async () => {
     test = await createTestServices({ componentRoots: fixtureRoots });
     const { components } = test.services;
+    expect(components.actions().has('message_gated_and')).toBe(false);
     await test.services.config.set('REDDIT_CLIENT_ID', 'id');
     await new Promise((resolve) => setImmediate(resolve));
     expect(components.find('gated-and')).toMatchObject({ status: 'FAILED', reason: 'Missing required configuration: REDDIT_USERNAME' });
@@ -86,8 +87,10 @@ describe('component registry', () => {
   it('stops the started components in reverse order on shutdown', async () => {
     test = await createTestServices({ componentRoots: fixtureRoots });
     expect(record.events).toEqual(['start echo', 'start quiet', 'start recorder']);
+    expect(test.services.components.actions().has('message_echo')).toBe(true);
     await closeServices(test.services);
     expect(record.events.slice(3)).toEqual(['stop recorder', 'stop quiet', 'stop echo']);
+    expect(test.services.components.actions().has('message_echo')).toBe(false);
     expect(test.services.components.find('echo')?.status).toBe('stopped');
     test = { ...test, close: async () => undefined };
   });
