@@ -7,6 +7,7 @@ import type { CompletedTurn, CortexInstance, InterfaceDefinition, PromptTurn } f
 import type { Asker, Delivery } from '../components/delivery.ts';
 import {
   IncomingMessageSchema,
+  type CheckedChainPort,
   messageActionOf,
   type Action,
   type ActionOrigin,
@@ -76,7 +77,7 @@ export interface ChainOptions {
  * prompt, the active Cortex engine, and the reply's actions; the body follows each message from think
  * to idle.
  */
-export class MessageChain {
+export class MessageChain implements CheckedChainPort {
   readonly attention = new AttentionModes();
   private readonly queue: ConversationQueue;
   private readonly limiter: UserRateLimiter;
@@ -110,7 +111,11 @@ export class MessageChain {
    * first, and its save and the body's think and write follow in the same turn of the event loop.
    */
   async submit(input: IncomingMessageInput, options: SubmitOptions = {}): Promise<SubmitResult> {
-    const message = IncomingMessageSchema.parse(input);
+    return this.submitMessage(IncomingMessageSchema.parse(input), options);
+  }
+
+  /** `submit` for a message already whole and checked (CheckedChainPort): the schema's pass was a large part of a compat request's way to the engine. */
+  async submitMessage(message: IncomingMessage, options: SubmitOptions = {}): Promise<SubmitResult> {
     const messageId = message.messageId ?? randomUUID();
     const origin: ActionOrigin = {
       interfaceId: message.interfaceId,

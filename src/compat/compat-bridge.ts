@@ -1,5 +1,6 @@
 import type { Clock, TimerHandle } from '../body/clock.ts';
-import { deliveredText, type ChainPort, type TokenUsage } from '../components/contract.ts';
+import { deliveredText, type TokenUsage } from '../components/contract.ts';
+import type { CheckedChainPort } from '../components/messages.ts';
 import type { ConfigStore } from '../config/store.ts';
 import type { Logger } from '../logging.ts';
 import type { PromptTurn } from './conversation.ts';
@@ -74,7 +75,7 @@ export class CompatBridge {
   /** Answers in progress: how to stop each, and when it has finished. */
   private readonly inFlight = new Map<AbortController, Promise<void>>();
 
-  constructor(private readonly deps: { chain: ChainPort; config: ConfigStore; logger: Logger; clock: Clock }) {}
+  constructor(private readonly deps: { chain: CheckedChainPort; config: ConfigStore; logger: Logger; clock: Clock }) {}
 
   /** The clock of its stall timers, which the routes' header flush shares. */
   get clock(): Clock {
@@ -101,13 +102,20 @@ export class CompatBridge {
     let finished: () => void = () => undefined;
     this.inFlight.set(controller, new Promise<void>((resolve) => (finished = resolve)));
     try {
-      const submitted = await this.deps.chain.submit(
+      // Whole as the schema would make it: the routes checked the text and history against its limits.
+      const submitted = await this.deps.chain.submitMessage(
         {
           interfaceId: COMPAT_INTERFACE,
           interfacePath: compatPath(input.conversation),
           text: input.text,
           senderId: COMPAT_SENDER,
+          senderName: '',
+          mentioned: false,
+          replyToSelf: false,
+          group: false,
+          hints: {},
           history: input.history,
+          metadata: {},
         },
         {
           awaitsReply: true,

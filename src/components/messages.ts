@@ -108,6 +108,14 @@ export type SubmitResult =
   | { status: 'rate_limited'; messageId: string; retryAfterMs: number }
   | { status: 'busy'; messageId: string };
 
+/**
+ * The chain as core code asks it with a message it built whole from input its own edge checked against
+ * the same limits (the compat routes): no second pass of the schema.
+ */
+export interface CheckedChainPort {
+  submitMessage(message: IncomingMessage, options?: SubmitOptions): Promise<SubmitResult>;
+}
+
 /** The message action of an interface: `message_<interface_id>`. */
 export const messageActionOf = (interfaceId: string): string => `message_${interfaceId}`;
 
