@@ -19,7 +19,7 @@ describe('the TypeScript loader of npm start', () => {
         "import { square, type Shape } from './shape.ts';",
         'class Counter { constructor(private readonly start: number) {} next = (by: number): number => this.start + by; }',
         'const fail = (shape: Shape): never => {',
-        "  throw new Error(`no ${shape.sides}`);",
+        '  throw new Error(String(shape.sides));',
         '};',
         'const made = () => () => 1;',
         'try { fail(square); } catch (error) { console.log(JSON.stringify({',
