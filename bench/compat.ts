@@ -52,6 +52,7 @@ const cpuMs = () => {
  * CPU time over a load, per request: what Anima takes from the two other processes. Each load runs
  * three times each way, alternating, and the figures are the percentiles of the pooled samples (600 a
  * side): on this shared machine a single pair of runs moved by more than the targets from run to run.
+ * `one_round_*` is the former method, the first round alone, printed beside.
  *
  * Each load through Anima runs between the two `process.hrtime` instants it prints, so a profile of
  * this process (`node --cpu-prof`) can be cut to one: `bench/lib/folded-stacks.ts --from --to`.
@@ -97,15 +98,17 @@ const compat: Benchmark = async (report) => {
       if (round % 2 === 1) await directly(label).then(() => viaAnima(label));
       else await viaAnima(label).then(() => directly(label));
     }
-    return { direct, through, cpuPerRequest: cpu / (REQUESTS * ROUNDS) };
+    // The first round alone is the former method (one run each way, direct first), printed beside.
+    const first = { direct: direct.slice(0, REQUESTS), through: through.slice(0, REQUESTS) };
+    return { direct, through, first, cpuPerRequest: cpu / (REQUESTS * ROUNDS) };
   };
   try {
     report.progress(`warm-up: ${WARMUP} requests each`);
     await load(client, order('openai', directUrl, WARMUP, 'warm'));
     await load(client, order('ollama', compatUrl, WARMUP, 'warm'));
     report.progress(`${REQUESTS} requests, ${CONCURRENCY} concurrent, each way, ${ROUNDS} times, then the same in bursts`);
-    const { direct, through: spread, cpuPerRequest: spreadCpu } = await measure('spread', ANSWER_MS);
-    const { direct: directBurst, through: burst, cpuPerRequest: burstCpu } = await measure('burst', 0);
+    const { direct, through: spread, first: spreadFirst, cpuPerRequest: spreadCpu } = await measure('spread', ANSWER_MS);
+    const { direct: directBurst, through: burst, first: burstFirst, cpuPerRequest: burstCpu } = await measure('burst', 0);
     const p = (samples: Sample[], key: keyof Sample, at: number) =>
       percentile(
         samples.map((sample) => sample[key]),
@@ -126,6 +129,10 @@ const compat: Benchmark = async (report) => {
     report.figure('burst_compat_first_chunk_p50', p(burst, 'firstChunkMs', 50), 'ms');
     report.figure('burst_compat_first_chunk_p99', p(burst, 'firstChunkMs', 99), 'ms');
     report.figure('burst_compat_cpu_per_request', burstCpu, 'ms');
+    report.figure('one_round_burst_added_first_chunk_p99', added(burstFirst.through, burstFirst.direct, 99), 'ms');
+    report.figure('one_round_burst_added_first_chunk_p50', added(burstFirst.through, burstFirst.direct, 50), 'ms');
+    report.figure('one_round_added_first_chunk_p99', added(spreadFirst.through, spreadFirst.direct, 99), 'ms');
+    report.figure('one_round_added_first_chunk_p50', added(spreadFirst.through, spreadFirst.direct, 50), 'ms');
     report.figure('burst_added_first_chunk_p99', added(burst, directBurst, 99), target(99));
     report.figure('burst_added_first_chunk_p50', added(burst, directBurst, 50), target(50));
     report.figure('added_first_chunk_p99', added(spread, direct, 99), target(99));
