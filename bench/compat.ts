@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildCompatApp } from '../src/compat/app.ts';
 import { shippedRoots } from '../test/helpers/component-roots.ts';
 import { createTestServices } from '../test/helpers/services.ts';
-import { nextMessage, startModelServer, startProcess } from './lib/child-process.ts';
+import { nextMessage, startModelServer, startProcess, startServer } from './lib/child-process.ts';
 import { percentile, type Benchmark } from './lib/report.ts';
 import type { LoadOrder, Sample } from './lib/stream-load-process.ts';
 
@@ -54,12 +54,17 @@ const cpuMs = () => {
  * side): on this shared machine a single pair of runs moved by more than the targets from run to run.
  * `one_round_*` is the former method, the first round alone, printed beside.
  *
+ * A second floor, the bare relay (`relay_*`: bench/lib/bare-relay-process.ts, plain Node turning the same
+ * Ollama request into the model's request and its chunks into NDJSON lines, nothing else), runs in the
+ * same rounds: what relaying alone adds on this machine, so the rest of Anima's figure is its own work.
+ *
  * Each load through Anima runs between the two `process.hrtime` instants it prints, so a profile of
  * this process (`node --cpu-prof`) can be cut to one: `bench/lib/folded-stacks.ts --from --to`.
  */
 const compat: Benchmark = async (report) => {
   const client = startProcess(new URL('./lib/stream-load-process.ts', import.meta.url));
   const { child: model, baseUrl } = await startModelServer(ANSWER);
+  const relay = await startServer(new URL('./lib/bare-relay-process.ts', import.meta.url), [baseUrl]);
   const harness = await createTestServices({
     componentRoots: shippedRoots,
     environment: { CORTEX_ENGINE: 'openai', OPENAI_BASE_URL: baseUrl, OPENAI_MODEL: 'fake-model', CHAT_MAX_PARALLEL: String(CONCURRENCY) },
@@ -68,6 +73,7 @@ const compat: Benchmark = async (report) => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const compatUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/chat`;
   const directUrl = `${baseUrl}/chat/completions`;
+  const relayUrl = `http://127.0.0.1:${relay.port}/api/chat`;
   const order = (kind: LoadOrder['kind'], url: string, count: number, round: string, spreadMs = ANSWER_MS): LoadOrder => ({
     kind,
     url,
@@ -77,15 +83,17 @@ const compat: Benchmark = async (report) => {
     spreadMs,
   });
   /**
-   * One load `ROUNDS` times, directly and through Anima in turn (which goes first alternates), samples
-   * pooled: a drift of the machine's speed falls on both sides alike. Each load through Anima prints its
-   * `process.hrtime` window, with the CPU time it cost this process per request.
+   * One load `ROUNDS` times, directly, through the bare relay and through Anima in turn (the order turns
+   * round by round), samples pooled: a drift of the machine's speed falls on every side alike. Each load
+   * through Anima prints its `process.hrtime` window, with the CPU time it cost this process per request.
    */
   const measure = async (name: string, spreadMs: number) => {
     const direct: Sample[] = [];
+    const relayed: Sample[] = [];
     const through: Sample[] = [];
     let cpu = 0;
     const directly = async (round: string) => void direct.push(...(await load(client, order('openai', directUrl, REQUESTS, round, spreadMs))));
+    const viaRelay = async (round: string) => void relayed.push(...(await load(client, order('ollama', relayUrl, REQUESTS, round, spreadMs))));
     const viaAnima = async (round: string) => {
       const from = process.hrtime.bigint() / 1000n;
       const before = cpuMs();
@@ -93,22 +101,23 @@ const compat: Benchmark = async (report) => {
       cpu += cpuMs() - before;
       report.progress(`${round} through Anima ran from ${from} to ${process.hrtime.bigint() / 1000n} µs (process.hrtime)`);
     };
+    const sides = [directly, viaAnima, viaRelay];
     for (let round = 1; round <= ROUNDS; round += 1) {
       const label = `${name} ${round}/${ROUNDS}`;
-      if (round % 2 === 1) await directly(label).then(() => viaAnima(label));
-      else await viaAnima(label).then(() => directly(label));
+      for (const side of [...sides.slice(round - 1), ...sides.slice(0, round - 1)]) await side(label);
     }
     // The first round alone is the former method (one run each way, direct first), printed beside.
     const first = { direct: direct.slice(0, REQUESTS), through: through.slice(0, REQUESTS) };
-    return { direct, through, first, cpuPerRequest: cpu / (REQUESTS * ROUNDS) };
+    return { direct, relayed, through, first, cpuPerRequest: cpu / (REQUESTS * ROUNDS) };
   };
   try {
     report.progress(`warm-up: ${WARMUP} requests each`);
     await load(client, order('openai', directUrl, WARMUP, 'warm'));
+    await load(client, order('ollama', relayUrl, WARMUP, 'warm'));
     await load(client, order('ollama', compatUrl, WARMUP, 'warm'));
-    report.progress(`${REQUESTS} requests, ${CONCURRENCY} concurrent, each way, ${ROUNDS} times, then the same in bursts`);
-    const { direct, through: spread, first: spreadFirst, cpuPerRequest: spreadCpu } = await measure('spread', ANSWER_MS);
-    const { direct: directBurst, through: burst, first: burstFirst, cpuPerRequest: burstCpu } = await measure('burst', 0);
+    report.progress(`${REQUESTS} requests, ${CONCURRENCY} concurrent, each of three ways, ${ROUNDS} times, then the same in bursts`);
+    const { direct, relayed, through: spread, first: spreadFirst, cpuPerRequest: spreadCpu } = await measure('spread', ANSWER_MS);
+    const { direct: directBurst, relayed: relayedBurst, through: burst, first: burstFirst, cpuPerRequest: burstCpu } = await measure('burst', 0);
     const p = (samples: Sample[], key: keyof Sample, at: number) =>
       percentile(
         samples.map((sample) => sample[key]),
@@ -129,6 +138,10 @@ const compat: Benchmark = async (report) => {
     report.figure('burst_compat_first_chunk_p50', p(burst, 'firstChunkMs', 50), 'ms');
     report.figure('burst_compat_first_chunk_p99', p(burst, 'firstChunkMs', 99), 'ms');
     report.figure('burst_compat_cpu_per_request', burstCpu, 'ms');
+    report.figure('relay_added_first_chunk_p50', added(relayed, direct, 50), 'ms');
+    report.figure('relay_added_first_chunk_p99', added(relayed, direct, 99), 'ms');
+    report.figure('burst_relay_added_first_chunk_p50', added(relayedBurst, directBurst, 50), 'ms');
+    report.figure('burst_relay_added_first_chunk_p99', added(relayedBurst, directBurst, 99), 'ms');
     report.figure('one_round_burst_added_first_chunk_p99', added(burstFirst.through, burstFirst.direct, 99), 'ms');
     report.figure('one_round_burst_added_first_chunk_p50', added(burstFirst.through, burstFirst.direct, 50), 'ms');
     report.figure('one_round_added_first_chunk_p99', added(spreadFirst.through, spreadFirst.direct, 99), 'ms');
@@ -139,6 +152,7 @@ const compat: Benchmark = async (report) => {
     report.figure('added_first_chunk_p50', added(spread, direct, 50), target(50));
   } finally {
     client.disconnect();
+    relay.stop();
     model.disconnect();
     await app.close();
     await harness.close();
