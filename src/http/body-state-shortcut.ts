@@ -1,5 +1,5 @@
 import type { Services } from '../services.ts';
-import { BODY_STATE_PATH, bodyStateAnswer } from './body-state-answer.ts';
+import { BODY_STATE_PATH, type BodyStateAnswer, bodyStateAnswer } from './body-state-answer.ts';
 import type { RequestShortcut } from './create-fastify.ts';
 import { isRateLimitExempt } from './rate-limit.ts';
 import { apiSecurityHeaders } from './security-headers.ts';
@@ -18,6 +18,17 @@ export function bodyStateShortcut(services: Services, https: boolean): RequestSh
   // Headers as one flat list of names and values: Node validates an object's headers one call at a
   // time, which costs this route more than all its own work.
   const security = Object.entries(apiSecurityHeaders(https)).flat();
+  // Each answer's list, made once for the snapshot it belongs to (the answers live as long as it does).
+  const sentHeaders = new WeakMap<BodyStateAnswer, string[]>();
+  const headersOf = (answer: BodyStateAnswer) => {
+    let headers = sentHeaders.get(answer);
+    if (!headers) {
+      headers = [...security, ...Object.entries(answer.headers).flat()];
+      if (answer.json !== undefined) headers.push('content-length', String(Buffer.byteLength(answer.json)));
+      sentHeaders.set(answer, headers);
+    }
+    return headers;
+  };
   // What Fastify's `request.protocol` says on this listener (no proxy is trusted).
   const protocol = https ? 'https' : 'http';
   return (request, response) => {
@@ -27,10 +38,7 @@ export function bodyStateShortcut(services: Services, https: boolean): RequestSh
     if (!isRateLimitExempt(config, ip)) return false;
     if (trust.refusal({ ip, headers: request.headers, protocol }, listeners.web)) return false;
     const answer = bodyStateAnswer(body, request.headers['if-none-match']);
-    const headers = [...security];
-    for (const [name, value] of Object.entries(answer.headers)) headers.push(name, value);
-    if (answer.json !== undefined) headers.push('content-length', String(Buffer.byteLength(answer.json)));
-    response.writeHead(answer.status, headers);
+    response.writeHead(answer.status, headersOf(answer));
     response.end(answer.json);
     return true;
   };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { bodyStateAnswer } from '../../src/http/body-state-answer.ts';
 import { FIXTURE_SKINS } from '../helpers/body.ts';
 import { rawRequest } from '../helpers/raw-http.ts';
 import { useTestApp } from '../helpers/services.ts';
@@ -61,6 +62,22 @@ describe('GET /api/body/state: the state a companion polls', () => {
     for (let poller = 0; poller < 3; poller += 1) expect((await poll()).body).toBe(next.json);
     expect(body().getFullStateJson()).toBe(next);
     expect(JSON.parse(next.json).animation).toMatchObject({ state: 'think', contexts: ['c'] });
+  });
+
+  it('builds each answer once per change: a poll between changes gets the same answer, headers and all', () => {
+    const fresh = bodyStateAnswer(body(), undefined);
+    const { etag } = fresh.headers;
+    expect(bodyStateAnswer(body(), undefined)).toBe(fresh);
+    const notModified = bodyStateAnswer(body(), etag);
+    expect(notModified).toMatchObject({ status: 304, headers: { etag } });
+    expect(bodyStateAnswer(body(), `"elsewhere", ${etag}`)).toBe(notModified);
+
+    body().setFaceValues({ Joy: 0.5 });
+    const changed = bodyStateAnswer(body(), etag);
+    expect(changed).not.toBe(fresh);
+    expect(changed).toMatchObject({ status: 200, json: body().getFullStateJson().json });
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(bodyStateAnswer(body(), undefined)).toBe(changed);
   });
 
   it('serves the very model and face values the body sockets send, byte for byte', async () => {
