@@ -9,6 +9,9 @@ import { frameIn, ROUTE_SEND_AFTER_CLOSE, tapChat } from '../helpers/chat-wire.t
 
 /** pocketsphinx listens for these phrases only, so the transcript is exact. */
 const PHRASES = ['what time is it', 'good morning', 'turn on the kitchen light'];
+/** Silence before and after the question in the fake microphone's file. */
+const LEAD_SILENCE_S = 3;
+const TRAILING_SILENCE_S = 1.5;
 
 /** The frames the page sends on WS /api/audio/stream: JSON as parsed objects, PCM as its byte length. */
 function watchAudioSocket(page: Page): Array<Record<string, unknown> | number> {
@@ -32,10 +35,12 @@ describe('web UI: the microphone', () => {
       launch: { audioCapture: question },
     });
     // The question as the fake microphone's input: espeak-ng (Vox's local engine), with silence around it.
+    // The file plays once from getUserMedia on, and what it plays before the page's worklet runs is lost
+    // (as a person's words before "Listening" shows): the lead covers a slow start on a busy machine.
     const engine = await stack.server.test.services.audio.engines.vox.get('local');
     const speech = decodeWav((await engine.generate('What time is it?', undefined, { signal: new AbortController().signal })) as Uint8Array);
-    const samples = new Int16Array(speech.sampleRate * 2 + speech.samples.length);
-    samples.set(speech.samples, Math.round(speech.sampleRate * 0.5));
+    const samples = new Int16Array(Math.round(speech.sampleRate * (LEAD_SILENCE_S + TRAILING_SILENCE_S)) + speech.samples.length);
+    samples.set(speech.samples, Math.round(speech.sampleRate * LEAD_SILENCE_S));
     await writeFile(question, encodeWav({ ...speech, samples }));
   });
 
