@@ -5,10 +5,11 @@
  * work in its own length, not in the length of the reply so far.
  */
 export class ReplyStream {
-  private raw = '';
   private shownText = '';
-  /** Where the reply begins after leading blanks in `raw`, or -1 while it is all blank. */
-  private start = -1;
+  /** Trailing backticks not sent yet (at most two): a fence may begin with them. */
+  private tail = '';
+  /** A non-blank character arrived: leading blanks are dropped until then. */
+  private started = false;
   /** An action list or a fence was seen: nothing more goes out until `finish`. */
   private held = false;
 
@@ -20,25 +21,26 @@ export class ReplyStream {
   }
 
   push(delta: string): void {
-    // A fence may begin in the last two characters already here.
-    const searchFrom = Math.max(this.raw.length - 2, 0);
-    this.raw += delta;
     if (this.held) return;
-    if (this.start === -1) {
-      const first = this.raw.slice(searchFrom).search(/\S/);
+    // Only the held-back backticks and the delta are read: the reply so far is never searched again.
+    let text = this.tail + delta;
+    this.tail = '';
+    if (!this.started) {
+      const first = text.search(/\S/);
       if (first === -1) return;
-      this.start = searchFrom + first;
-      if (this.raw[this.start] === '{') {
+      this.started = true;
+      text = text.slice(first);
+      if (text[0] === '{') {
         this.held = true;
         return;
       }
     }
-    const fence = this.raw.indexOf('```', Math.max(searchFrom, this.start));
+    const fence = text.indexOf('```');
     if (fence !== -1) this.held = true;
     // One or two trailing backticks may be the start of a fence.
-    const end = fence !== -1 ? fence : this.raw.length - (this.raw.endsWith('``') ? 2 : this.raw.endsWith('`') ? 1 : 0);
-    const from = this.start + this.shownText.length;
-    if (end > from) this.send(this.raw.slice(from, end));
+    const end = fence !== -1 ? fence : text.length - (text.endsWith('``') ? 2 : text.endsWith('`') ? 1 : 0);
+    if (fence === -1) this.tail = text.slice(end);
+    if (end > 0) this.send(text.slice(0, end));
   }
 
   /** The delivered reply: its rest is sent when it continues what was shown (it does, but for actions). */

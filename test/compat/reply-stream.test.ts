@@ -47,6 +47,9 @@ describe('ReplyStream, however the deltas fall', () => {
         expect(shownAt(reply, [cut])).toBe(whole);
         expect(shownAt(reply, [cut, Math.min(reply.length, cut + 3)])).toBe(whole);
       }
+      // A character a delta: backticks held back across many deltas still make or break a fence.
+      const everyCharacter = Array.from({ length: reply.length - 1 }, (_, index) => index + 1);
+      expect(shownAt(reply, everyCharacter)).toBe(whole);
     }
     expect(shownAt(replies[0] as string, [])).toBe((replies[0] as string).trimStart());
     expect(shownAt(replies[1] as string, [])).toBe('Here is some code: ');
