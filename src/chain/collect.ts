@@ -7,23 +7,27 @@ export class GenerationAbortedError extends Error {}
  */
 export async function collectStream(stream: AsyncIterable<string>, signal: AbortSignal, onDelta?: (delta: string) => void): Promise<string> {
   const iterator = stream[Symbol.asyncIterator]();
-  let abort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    abort = () => reject(new GenerationAbortedError(signal.reason instanceof Error ? signal.reason.message : 'generation aborted'));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-  });
-  aborted.catch(() => undefined);
+  const abortError = () => new GenerationAbortedError(signal.reason instanceof Error ? signal.reason.message : 'generation aborted');
+  /** Fails the read in progress; one promise per read rather than a race (its array, promise and two reactions). */
+  let failRead: ((error: Error) => void) | undefined;
+  const abort = () => failRead?.(abortError());
+  signal.addEventListener('abort', abort, { once: true });
+  const read = () =>
+    new Promise<IteratorResult<string>>((resolve, reject) => {
+      failRead = reject;
+      iterator.next().then(resolve, reject);
+    });
   let text = '';
   try {
     for (;;) {
-      const next = await Promise.race([iterator.next(), aborted]);
+      if (signal.aborted) throw abortError();
+      const next = await read();
       if (next.done) return text;
       text += next.value;
       onDelta?.(next.value);
     }
   } finally {
-    if (abort) signal.removeEventListener('abort', abort);
+    signal.removeEventListener('abort', abort);
     if (signal.aborted) void Promise.resolve(iterator.return?.()).catch(() => undefined);
   }
 }
