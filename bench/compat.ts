@@ -48,8 +48,9 @@ const cpuMs = () => {
  * Two loads, each with the same targets. Spread: the 20 clients start spread over one answer's length,
  * so 20 streams are always in flight, at different points. Burst (`burst_*`): they start together, and
  * with identical scripted answers they stay in lockstep, so every request of all ten rounds arrives in a
- * burst of 20 and the last of a burst waits for the 19 before it. `*_cpu_per_request` is this process's
- * CPU time over a load, per request: what Anima takes from the two other processes. Each load runs
+ * burst of 20 and the last of a burst waits for the 19 before it. `*compat_cpu_per_request` is this
+ * process's CPU time over a load, per request: what Anima takes from the two other processes; beside it,
+ * `*relay_cpu_per_request`, the bare relay's process over the same loads. Each load runs
  * three times each way, alternating, and the figures are the percentiles of the pooled samples (600 a
  * side): on this shared machine a single pair of runs moved by more than the targets from run to run.
  * `one_round_*` is the former method, the first round alone, printed beside.
@@ -92,8 +93,13 @@ const compat: Benchmark = async (report) => {
     const relayed: Sample[] = [];
     const through: Sample[] = [];
     let cpu = 0;
+    let relayCpu = 0;
     const directly = async (round: string) => void direct.push(...(await load(client, order('openai', directUrl, REQUESTS, round, spreadMs))));
-    const viaRelay = async (round: string) => void relayed.push(...(await load(client, order('ollama', relayUrl, REQUESTS, round, spreadMs))));
+    const viaRelay = async (round: string) => {
+      const before = await relay.cpuMicros();
+      relayed.push(...(await load(client, order('ollama', relayUrl, REQUESTS, round, spreadMs))));
+      relayCpu += ((await relay.cpuMicros()) - before) / 1000;
+    };
     const viaAnima = async (round: string) => {
       const from = process.hrtime.bigint() / 1000n;
       const before = cpuMs();
@@ -108,7 +114,7 @@ const compat: Benchmark = async (report) => {
     }
     // The first round alone is the former method (one run each way, direct first), printed beside.
     const first = { direct: direct.slice(0, REQUESTS), through: through.slice(0, REQUESTS) };
-    return { direct, relayed, through, first, cpuPerRequest: cpu / (REQUESTS * ROUNDS) };
+    return { direct, relayed, through, first, cpuPerRequest: cpu / (REQUESTS * ROUNDS), relayCpuPerRequest: relayCpu / (REQUESTS * ROUNDS) };
   };
   try {
     report.progress(`warm-up: ${WARMUP} requests each`);
@@ -116,8 +122,10 @@ const compat: Benchmark = async (report) => {
     await load(client, order('ollama', relayUrl, WARMUP, 'warm'));
     await load(client, order('ollama', compatUrl, WARMUP, 'warm'));
     report.progress(`${REQUESTS} requests, ${CONCURRENCY} concurrent, each of three ways, ${ROUNDS} times, then the same in bursts`);
-    const { direct, relayed, through: spread, first: spreadFirst, cpuPerRequest: spreadCpu } = await measure('spread', ANSWER_MS);
-    const { direct: directBurst, relayed: relayedBurst, through: burst, first: burstFirst, cpuPerRequest: burstCpu } = await measure('burst', 0);
+    const spreadLoad = await measure('spread', ANSWER_MS);
+    const burstLoad = await measure('burst', 0);
+    const { direct, relayed, through: spread, first: spreadFirst } = spreadLoad;
+    const { direct: directBurst, relayed: relayedBurst, through: burst, first: burstFirst } = burstLoad;
     const p = (samples: Sample[], key: keyof Sample, at: number) =>
       percentile(
         samples.map((sample) => sample[key]),
@@ -132,16 +140,18 @@ const compat: Benchmark = async (report) => {
     report.figure('direct_total_p50', p(direct, 'totalMs', 50), 'ms');
     report.figure('compat_total_p50', p(spread, 'totalMs', 50), 'ms');
     report.figure('total_ratio_p50', p(spread, 'totalMs', 50) / p(direct, 'totalMs', 50), 'x');
-    report.figure('compat_cpu_per_request', spreadCpu, 'ms');
+    report.figure('compat_cpu_per_request', spreadLoad.cpuPerRequest, 'ms');
     report.figure('burst_direct_first_chunk_p50', p(directBurst, 'firstChunkMs', 50), 'ms');
     report.figure('burst_direct_first_chunk_p99', p(directBurst, 'firstChunkMs', 99), 'ms');
     report.figure('burst_compat_first_chunk_p50', p(burst, 'firstChunkMs', 50), 'ms');
     report.figure('burst_compat_first_chunk_p99', p(burst, 'firstChunkMs', 99), 'ms');
-    report.figure('burst_compat_cpu_per_request', burstCpu, 'ms');
+    report.figure('burst_compat_cpu_per_request', burstLoad.cpuPerRequest, 'ms');
     report.figure('relay_added_first_chunk_p50', added(relayed, direct, 50), 'ms');
     report.figure('relay_added_first_chunk_p99', added(relayed, direct, 99), 'ms');
     report.figure('burst_relay_added_first_chunk_p50', added(relayedBurst, directBurst, 50), 'ms');
     report.figure('burst_relay_added_first_chunk_p99', added(relayedBurst, directBurst, 99), 'ms');
+    report.figure('relay_cpu_per_request', spreadLoad.relayCpuPerRequest, 'ms');
+    report.figure('burst_relay_cpu_per_request', burstLoad.relayCpuPerRequest, 'ms');
     report.figure('one_round_burst_added_first_chunk_p99', added(burstFirst.through, burstFirst.direct, 99), 'ms');
     report.figure('one_round_burst_added_first_chunk_p50', added(burstFirst.through, burstFirst.direct, 50), 'ms');
     report.figure('one_round_added_first_chunk_p99', added(spreadFirst.through, spreadFirst.direct, 99), 'ms');
