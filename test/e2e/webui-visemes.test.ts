@@ -30,7 +30,7 @@ const PLAYBACK_RATE = 0.35;
 const OPEN = 0.15;
 
 /** Page-side: the probe (written out in each page function, which is sent as source and sees no closure). */
-type ProbeScope = { __app_mouth: { record(): void; samples(): MouthSample[]; weights(): Record<Mouth, number> | null } };
+type ProbeScope = { __app_mouth: { record(): void; samples(): MouthSample[]; weights(): Record<Mouth, number> | null; speaking(): boolean } };
 
 /** The strongest mouth expression of a sample, or undefined when the mouth is (nearly) closed. */
 function dominant(sample: MouthSample): Mouth | undefined {
@@ -119,13 +119,14 @@ describe('web UI: the mouth follows the voice', () => {
     // Mid-speech, for the artifacts: the open mouth.
     await a.page.waitForTimeout(600);
     await a.page.locator('#avatar').screenshot({ path: join(ARTIFACTS, 'webui-visemes-speaking.png') });
+    // Until the clip stops: slowed down, it is still playing when the server's speech ends, and that end
+    // (the body's audio cleared) cuts it, so the windows are compared over the part they played.
     const heard = async (page: Page) => {
-      const deadline = Date.now() + (lipsync.duration / PLAYBACK_RATE + 20) * 1000;
-      for (;;) {
-        const samples = (await page.evaluate(() => (globalThis as unknown as ProbeScope).__app_mouth.samples())).filter((sample) => sample.url.endsWith(url));
-        if ((samples.at(-1)?.time ?? 0) >= lipsync.duration - 0.3 || Date.now() > deadline) return samples;
-        await page.waitForTimeout(200);
-      }
+      await page.waitForFunction(() => !(globalThis as unknown as ProbeScope).__app_mouth.speaking(), undefined, {
+        timeout: (lipsync.duration / PLAYBACK_RATE + 20) * 1000,
+        polling: 200,
+      });
+      return (await page.evaluate(() => (globalThis as unknown as ProbeScope).__app_mouth.samples())).filter((sample) => sample.url.endsWith(url));
     };
     const [samplesA, samplesB] = [await heard(a.page), await heard(b.page)];
     expect(samplesA.length).toBeGreaterThan(20);

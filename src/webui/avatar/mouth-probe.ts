@@ -24,6 +24,8 @@ export interface MouthProbe {
   samples(): MouthSample[];
   /** The mouth's weights now, speech or not; null before the model shows. */
   weights(): MouthSample['weights'] | null;
+  /** Whether a speech clip is playing: false once it ended or was stopped. */
+  speaking(): boolean;
 }
 
 declare global {
@@ -51,5 +53,6 @@ export function installMouthProbe(stage: Stage, speech: Speech, shown: () => { v
     },
     samples: () => samples ?? [],
     weights,
+    speaking: () => speech.current() !== undefined,
   };
 }
