@@ -24,7 +24,7 @@ export interface MouthProbe {
   samples(): MouthSample[];
   /** The mouth's weights now, speech or not; null before the model shows. */
   weights(): MouthSample['weights'] | null;
-  /** Whether a speech clip is playing: false once it ended or was stopped. */
+  /** Whether a speech clip is playing (or waiting for the autoplay unlock): false once it ended or was stopped. */
   speaking(): boolean;
 }
 
