@@ -1,10 +1,10 @@
 import autocannon from 'autocannon';
 import { startServer, type ChildServer } from './lib/child-process.ts';
-import type { Benchmark } from './lib/report.ts';
+import { percentile, type Benchmark } from './lib/report.ts';
 
 const PATH = '/api/body/state';
-const ROUNDS = 5;
-const SECONDS = 3;
+const ROUNDS = 8;
+const SECONDS = 2;
 const CONNECTIONS = 50;
 /** What Fastify (or Node) writes on every answer, the bare route's included. */
 const FASTIFY_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
@@ -26,7 +26,7 @@ async function load(server: ChildServer, status: 200 | 304, headers: Record<stri
   if (result.errors > 0 || answered !== result.requests.total) {
     throw new Error(`${url}: ${result.errors} errors, ${result.requests.total - answered} answers other than ${status}`);
   }
-  return { rate: result.requests.average, cpu: cpu / result.requests.total };
+  return { rate: result.requests.total / result.duration, cpu: cpu / result.requests.total };
 }
 
 /**
@@ -35,9 +35,10 @@ async function load(server: ChildServer, status: 200 | 304, headers: Record<stri
  * each server in a process of its own and the load (autocannon, 50 connections) in this one; and the same
  * poll with `If-None-Match`, which a poller sends once it holds the state. A second floor, the bare route
  * sending the headers the body route sends beyond Fastify's own (security, ETag, cache), shows what those
- * headers cost by themselves (`ratio_same_headers`). Rounds alternate which side
- * goes first and the best of each side counts, so a noisy moment does not decide the ratio; the servers'
- * CPU time per request is printed too, steadier than throughput on a machine that is busy with others.
+ * headers cost by themselves (`ratio_same_headers`). Each round loads every side once, for a short while,
+ * alternating which goes first; a ratio is the median of the rounds' own ratios, so the machine's drift
+ * (two loads of one server a minute apart differ by more than the target here) falls on both sides of
+ * each. Rates and the servers' CPU time per request are the medians of the rounds.
  */
 const bodyApi: Benchmark = async (report) => {
   const servers: ChildServer[] = [];
@@ -62,27 +63,30 @@ const bodyApi: Benchmark = async (report) => {
       bareSameHeaders: () => load(bareSameHeaders, 200),
       notModified: () => load(anima, 304, { 'if-none-match': etag }),
     };
-    const best = Object.fromEntries(Object.keys(sides).map((side) => [side, { rate: 0, cpu: Infinity }])) as Record<keyof typeof sides, Run>;
+    const runs = Object.fromEntries(Object.keys(sides).map((side) => [side, [] as Run[]])) as Record<keyof typeof sides, Run[]>;
     for (let round = 1; round <= ROUNDS; round += 1) {
       report.progress(`round ${round}/${ROUNDS}`);
       // Each side goes first in turn, so what one run leaves behind (garbage, a busy neighbour) evens out.
       const order =
         round % 2 === 1 ? (['bare', 'anima', 'bareSameHeaders', 'notModified'] as const) : (['notModified', 'bareSameHeaders', 'anima', 'bare'] as const);
-      for (const side of order) {
-        const run = await sides[side]();
-        best[side] = { rate: Math.max(best[side].rate, run.rate), cpu: Math.min(best[side].cpu, run.cpu) };
-      }
+      for (const side of order) runs[side].push(await sides[side]());
     }
-    report.figure('body_state', best.anima.rate, 'req/s');
-    report.figure('body_state_not_modified', best.notModified.rate, 'req/s');
-    report.figure('bare_route', best.bare.rate, 'req/s');
-    report.figure('body_state_cpu', best.anima.cpu, 'us/req');
-    report.figure('body_state_not_modified_cpu', best.notModified.cpu, 'us/req');
-    report.figure('bare_route_cpu', best.bare.cpu, 'us/req');
-    report.figure('bare_route_same_headers', best.bareSameHeaders.rate, 'req/s');
-    report.figure('bare_route_same_headers_cpu', best.bareSameHeaders.cpu, 'us/req');
-    report.figure('ratio_same_headers', best.anima.rate / best.bareSameHeaders.rate, 'x');
-    report.figure('ratio', best.anima.rate / best.bare.rate, 'x (target >= 1.0)');
+    const median = (values: number[]) => percentile(values, 50);
+    const rate = (side: keyof typeof sides) => median(runs[side].map((run) => run.rate));
+    const cpu = (side: keyof typeof sides) => median(runs[side].map((run) => run.cpu));
+    /** The median of each round's ratio of `side` to `floor`: both measured within seconds of each other. */
+    const ratio = (side: keyof typeof sides, floor: keyof typeof sides) => median(runs[side].map((run, round) => run.rate / (runs[floor][round] as Run).rate));
+    report.figure('body_state', rate('anima'), 'req/s');
+    report.figure('body_state_not_modified', rate('notModified'), 'req/s');
+    report.figure('bare_route', rate('bare'), 'req/s');
+    report.figure('body_state_cpu', cpu('anima'), 'us/req');
+    report.figure('body_state_not_modified_cpu', cpu('notModified'), 'us/req');
+    report.figure('bare_route_cpu', cpu('bare'), 'us/req');
+    report.figure('bare_route_same_headers', rate('bareSameHeaders'), 'req/s');
+    report.figure('bare_route_same_headers_cpu', cpu('bareSameHeaders'), 'us/req');
+    report.figure('ratio_not_modified', ratio('notModified', 'bare'), 'x');
+    report.figure('ratio_same_headers', ratio('anima', 'bareSameHeaders'), 'x');
+    report.figure('ratio', ratio('anima', 'bare'), 'x (target >= 1.0)');
   } finally {
     for (const server of servers) server.stop();
   }
