@@ -84,6 +84,9 @@ const bodyApi: Benchmark = async (report) => {
     report.figure('bare_route_cpu', cpu('bare'), 'us/req');
     report.figure('bare_route_same_headers', rate('bareSameHeaders'), 'req/s');
     report.figure('bare_route_same_headers_cpu', cpu('bareSameHeaders'), 'us/req');
+    // The former method, each side's best round against the other's, printed beside.
+    const best = (side: keyof typeof sides) => Math.max(...runs[side].map((run) => run.rate));
+    report.figure('best_round_ratio', best('anima') / best('bare'), 'x');
     report.figure('ratio_not_modified', ratio('notModified', 'bare'), 'x');
     report.figure('ratio_same_headers', ratio('anima', 'bareSameHeaders'), 'x');
     report.figure('ratio', ratio('anima', 'bare'), 'x (target >= 1.0)');
