@@ -19,7 +19,7 @@ const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
 /**
  * A MariaDB server that belongs to one test: its own data folder (on /dev/shm when there is one), port
  * and socket, started and stopped by the test (SIGTERM for a clean shutdown, SIGKILL for a crash). Never
- * the machine's shared server on 3306.
+ * the machine's shared server on 3306, nor its temporary files.
  */
 export interface PrivateMariaDb {
   /** `mysql://root@127.0.0.1:<port>/<database>`; the same across restarts. */
@@ -73,7 +73,13 @@ export async function startPrivateMariaDb(database = 'anima'): Promise<PrivateMa
   const base = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'anima-mariadb-'));
   const dataDir = join(base, 'data');
   await mkdir(dataDir);
-  await run(INSTALL, ['--no-defaults', `--datadir=${dataDir}`, '--auth-root-authentication-method=normal', '--skip-test-db', ...asRoot, ...SERVER_OPTIONS]);
+  // A folder of its own for temporary tables: at bootstrap and at start a server deletes every `#sql*` file
+  // in its tmpdir, which by default is /tmp, where the shared server keeps the temporary tables of the
+  // queries it is running.
+  const tmpDir = join(base, 'tmp');
+  await mkdir(tmpDir);
+  const folders = [`--datadir=${dataDir}`, `--tmpdir=${tmpDir}`];
+  await run(INSTALL, ['--no-defaults', ...folders, '--auth-root-authentication-method=normal', '--skip-test-db', ...asRoot, ...SERVER_OPTIONS]);
   const port = await freePort();
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
@@ -84,7 +90,7 @@ export async function startPrivateMariaDb(database = 'anima'): Promise<PrivateMa
       SERVER,
       [
         '--no-defaults',
-        `--datadir=${dataDir}`,
+        ...folders,
         `--port=${port}`,
         '--bind-address=127.0.0.1',
         `--socket=${join(base, 'mysqld.sock')}`,
